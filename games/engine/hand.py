@@ -1,0 +1,548 @@
+"""One hand of Svara as a state machine (RULES.md §3-§5).
+
+The pattern follows a well-tested poker engine: every move has a check that says, in words a
+player can read, why it is not allowed (``refusal``), and the move itself (``act``), which runs
+the check first and only then changes anything. A refused move leaves the state untouched, so
+no copy is needed to undo it.
+
+Seats are indices into the player list (clockwise order). The state is plain lists and ints so
+that ``to_json``/``from_json`` round-trip exactly and a hand runs in tens of microseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import Card
+from games.engine.scoring import score_cards
+
+DARK, BETTING, JOIN, FINISHED, AWAITING_DECK = "dark", "betting", "join", "finished", "awaiting_deck"
+VERB_ORDER = ("dark", "decline", "fold", "call", "raise", "join", "skip")
+TIMEOUT_MEANS = {DARK: "decline", BETTING: "fold", JOIN: "skip"}
+
+
+class IllegalAction(ValueError):
+    """A move the rules do not allow now; the message is for the player."""
+
+
+class DeckError(ValueError):
+    """A deck that cannot be dealt from (too short, repeated cards)."""
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What the player to act may do: verbs in VERB_ORDER, and the raise range if any."""
+
+    seat: int
+    verbs: tuple[str, ...]
+    raise_range: tuple[int, int] | None = None
+    dark_amount: int | None = None
+    join_fee: int | None = None
+    to_call: int = 0
+
+
+class Hand:
+    """A hand in play. Build with ``Hand.start``; drive with ``act``; read with ``legal``."""
+
+    __slots__ = (
+        "acted",
+        "actions",
+        "bets",
+        "cards",
+        "chips",
+        "dark_bets",
+        "dark_play",
+        "dealer",
+        "decks",
+        "first_dark",
+        "in_hand",
+        "join_fee",
+        "join_queue",
+        "joined",
+        "last_dark",
+        "names",
+        "phase",
+        "points",
+        "pot",
+        "seeds",
+        "showdowns",
+        "stake",
+        "starting_chips",
+        "svaras",
+        "target",
+        "tied",
+        "to_act",
+        "winner",
+    )
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        stake: int,
+        names: Sequence[str],
+        chips: Sequence[int],
+        dealer: int,
+        dark_play: bool = True,
+        decks: Sequence[Sequence[Card]] = (),
+        seeds: dict[str, Any] | None = None,
+    ) -> Hand:
+        """Seat the players, take the antes and open the dark round (or deal).
+
+        ``decks`` are used in order, one per deal; when they run out and ``seeds`` is given
+        (``server_seed``, ``client_seeds``, ``nonce``), the next deck is computed from the seeds.
+        """
+        if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
+            raise ValueError("the stake must be a positive whole number")
+        if len(names) != len(chips) or len(names) < 2:
+            raise ValueError("a hand needs at least two players, each with a chip count")
+        if len(set(names)) != len(names):
+            raise ValueError("player names must be different")
+        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
+            raise ValueError("chips must be whole numbers, not negative")
+        if not 0 <= dealer < len(names):
+            raise ValueError("the dealer must be one of the players")
+        n = len(names)
+        hand = cls.__new__(cls)
+        hand.stake = stake
+        hand.dark_play = bool(dark_play)
+        hand.names = list(names)
+        hand.starting_chips = list(chips)
+        hand.chips = list(chips)
+        hand.dealer = dealer
+        hand.decks = [list(d) for d in decks]
+        hand.seeds = dict(seeds) if seeds else None
+        for deck in hand.decks:
+            _check_deck(deck, 0)
+        # A player with fewer than 2 S chips is not dealt in (RULES.md §3).
+        hand.in_hand = [c >= 2 * stake for c in chips]
+        if sum(hand.in_hand) < 2:
+            raise ValueError("fewer than two players have the 2 x stake needed to be dealt in")
+        if hand.decks:
+            _check_deck(hand.decks[0], sum(hand.in_hand))
+        hand.bets = [0] * n
+        hand.cards = [[] for _ in range(n)]
+        hand.acted = [False] * n
+        hand.pot = 0
+        hand.target = 0
+        hand.dark_bets = 0
+        hand.first_dark = None
+        hand.last_dark = None
+        hand.svaras = 0
+        hand.join_fee = 0
+        hand.join_queue = []
+        hand.joined = []
+        hand.tied = []
+        hand.points = {}
+        hand.showdowns = []
+        hand.winner = None
+        hand.to_act = None
+        hand.actions = []
+        for seat in range(n):
+            if hand.in_hand[seat]:
+                hand.chips[seat] -= stake
+                hand.pot += stake
+        if hand.dark_play:
+            hand.phase = DARK
+            hand.to_act = hand._next_in(dealer)
+            hand._offer_dark_or_deal()
+        else:
+            hand._deal()
+        return hand
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+    def cap(self) -> int:
+        """The smallest "bet + chips left" among the hands still in: no raise may pass it."""
+        return min(b + c for b, c, i in zip(self.bets, self.chips, self.in_hand, strict=True) if i)
+
+    def dark_amount(self) -> int:
+        """What the next dark bet would be: S, then double the one before."""
+        return self.stake << self.dark_bets
+
+    def legal(self) -> Legal | None:
+        """Who must decide now and what they may do; None when nobody can act."""
+        seat = self.to_act
+        if seat is None:
+            return None
+        if self.phase == DARK:
+            return Legal(seat=seat, verbs=("dark", "decline"), dark_amount=self.dark_amount())
+        if self.phase == JOIN:
+            return Legal(seat=seat, verbs=("join", "skip"), join_fee=self.join_fee)
+        target, cap, bet = self.target, self.cap(), self.bets[seat]
+        verbs = ["fold"]
+        if target > 0:
+            verbs.append("call")
+        low = target + self.stake
+        raise_range = (low, cap) if low <= cap else None
+        if raise_range:
+            verbs.append("raise")
+        return Legal(seat=seat, verbs=tuple(verbs), raise_range=raise_range, to_call=max(target - bet, 0))
+
+    def refusal(self, seat: int, verb: str, amount: object = None) -> str | None:
+        """Why ``seat`` may not make this move now, or None when it may."""
+        if self.phase == FINISHED:
+            return "the hand is over"
+        if verb not in VERB_ORDER and verb not in ("pass", "timeout"):
+            return f"unknown move {verb!r}: use one of {', '.join(VERB_ORDER)}"
+        if not 0 <= seat < len(self.names):
+            return "no such seat"
+        if self.to_act is None:
+            return "nobody can act now"
+        if seat != self.to_act:
+            return f"not your turn: it is {self.names[self.to_act]}'s"
+        if verb == "timeout":
+            return None if amount is None else "a timeout takes no amount"
+        if verb == "pass":
+            verb = "fold"
+        phase = self.phase
+        if phase == DARK:
+            if verb not in ("dark", "decline"):
+                return "the cards are not dealt yet: bet dark or decline"
+            if verb == "decline":
+                return None if amount is None else "decline takes no amount"
+            if amount is None:
+                return None
+            if not _is_int(amount):
+                return "an amount must be a whole number of chips"
+            due = self.dark_amount()
+            return None if amount == due else f"a dark bet now is {due}, not {amount}"
+        if phase == JOIN:
+            if verb not in ("join", "skip"):
+                return f"it is time to join the svara (fee {self.join_fee}) or skip"
+            return None if amount is None else f"{verb} takes no amount"
+        # Betting.
+        if verb in ("dark", "decline"):
+            return "the dark round is over"
+        if verb in ("join", "skip"):
+            return "there is no svara to join"
+        if verb == "fold":
+            return None if amount is None else "fold takes no amount"
+        if verb == "call":
+            if amount is not None:
+                return "call takes no amount"
+            return None if self.target > 0 else "nothing to call: pass or raise"
+        # Raise.
+        if amount is None:
+            return "say how much to raise to"
+        if not _is_int(amount):
+            return "a raise must be a whole number of chips"
+        low, cap = self.target + self.stake, self.cap()
+        if low > cap:
+            return f"no raise is possible: the cap is {cap}"
+        if amount < low:
+            return f"the smallest raise is to {low}"
+        if amount > cap:
+            return f"the most you can raise to is {cap} (the cap)"
+        return None
+
+    # ------------------------------------------------------------------ moves
+
+    def act(self, seat: int, verb: str, amount: int | None = None) -> None:
+        """Make a move, or raise IllegalAction (and change nothing)."""
+        reason = self.refusal(seat, verb, amount)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.actions.append([seat, verb] if amount is None else [seat, verb, amount])
+        if verb == "timeout":
+            verb = TIMEOUT_MEANS[self.phase]
+        elif verb == "pass":
+            verb = "fold"
+        if verb == "dark":
+            self._dark(seat)
+        elif verb == "decline":
+            self._end_dark_round()
+        elif verb == "fold":
+            self._fold(seat)
+        elif verb == "call":
+            self._put_in(seat, self.target)
+            self.acted[seat] = True
+            self._advance_betting(seat)
+        elif verb == "raise":
+            assert amount is not None
+            self._put_in(seat, amount)
+            self.target = amount
+            self.acted = [False] * len(self.names)
+            self.acted[seat] = True
+            self._advance_betting(seat)
+        elif verb == "join":
+            self.chips[seat] -= self.join_fee
+            self.pot += self.join_fee
+            self.joined.append(seat)
+            self._next_join()
+        else:  # skip
+            self._next_join()
+
+    # ------------------------------------------------------------------ internals
+
+    def _next_in(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` whose hand is still in."""
+        n, in_hand = len(self.names), self.in_hand
+        nxt = (seat + 1) % n
+        while not in_hand[nxt]:
+            nxt = (nxt + 1) % n
+        return nxt
+
+    def _put_in(self, seat: int, new_bet: int) -> None:
+        cost = new_bet - self.bets[seat]
+        self.chips[seat] -= cost
+        self.pot += cost
+        self.bets[seat] = new_bet
+
+    def _dark(self, seat: int) -> None:
+        self._put_in(seat, self.bets[seat] + self.dark_amount())
+        self.dark_bets += 1
+        if self.first_dark is None:
+            self.first_dark = seat
+        self.last_dark = seat
+        self.to_act = self._next_in(seat)
+        if self.to_act == self.first_dark:
+            self._end_dark_round()
+        else:
+            self._offer_dark_or_deal()
+
+    def _offer_dark_or_deal(self) -> None:
+        # A dark bet X is offered only while 2X is within the cap (RULES.md §4 step 2).
+        if 2 * self.dark_amount() > self.cap():
+            self._end_dark_round()
+
+    def _end_dark_round(self) -> None:
+        self._deal()
+
+    def _deal(self) -> None:
+        deck = self._deck_for(self.svaras)
+        if deck is None:
+            self.phase, self.to_act = AWAITING_DECK, None
+            return
+        order, seat = [], self.dealer
+        count = sum(self.in_hand)
+        _check_deck(deck, count)
+        for _ in range(count):
+            seat = self._next_in(seat)
+            order.append(seat)
+        for seat in range(len(self.names)):
+            self.cards[seat] = []
+        for i in range(3 * count):
+            self.cards[order[i % count]].append(deck[i])
+        self.phase = BETTING
+        self.points = {}
+        self.acted = [False] * len(self.names)
+        self.target = 2 * (self.stake << (self.dark_bets - 1)) if self.dark_bets else 0
+        self.to_act = self._next_in(self.last_dark if self.last_dark is not None else self.dealer)
+        if self.target == 0 and self.cap() < self.stake:
+            # Someone still in has nothing left (a svara replay): nobody can bet.
+            self._showdown()
+
+    def _deck_for(self, deal: int) -> list[Card] | None:
+        if deal < len(self.decks):
+            return self.decks[deal]
+        if self.seeds is None:
+            return None
+        from games.engine.fairness import shuffled_deck
+
+        deck = shuffled_deck(
+            server_seed=self.seeds["server_seed"],
+            client_seeds=self.seeds["client_seeds"],
+            nonce=self.seeds["nonce"],
+            deal=deal,
+        )
+        self.decks.append(deck)
+        return deck
+
+    def _fold(self, seat: int) -> None:
+        # The cards stay in the state (the stored hand needs them); views never show them.
+        self.in_hand[seat] = False
+        if sum(self.in_hand) == 1:
+            self._award(self.in_hand.index(True))
+            return
+        self._advance_betting(seat)
+
+    def _advance_betting(self, seat: int) -> None:
+        target = self.target
+        done = all(
+            (not i) or (b == target and a)
+            for i, b, a in zip(self.in_hand, self.bets, self.acted, strict=True)
+        )
+        if done:
+            self._showdown()
+        else:
+            self.to_act = self._next_in(seat)
+
+    def _showdown(self) -> None:
+        n = len(self.names)
+        # In dealing order (left of the dealer first), which is also how hands are shown.
+        order = [(self.dealer + k) % n for k in range(1, n + 1)]
+        points = {s: score_cards(self.cards[s]) for s in order if self.in_hand[s]}
+        self.points = points
+        self.showdowns.append({str(s): [p, list(self.cards[s])] for s, p in points.items()})
+        best = max(points.values())
+        tied = [s for s, p in points.items() if p == best]
+        if len(tied) == 1:
+            self._award(tied[0])
+            return
+        self._open_join_window(tied)
+
+    def _award(self, seat: int) -> None:
+        self.chips[seat] += self.pot
+        self.winner = seat
+        self.phase = FINISHED
+        self.to_act = None
+
+    def _open_join_window(self, tied: list[int]) -> None:
+        """Svara: the pot is replayed; others may join for half the pot, rounded up (§4 step 6)."""
+        n = len(self.names)
+        self.tied = tied
+        self.joined = []
+        self.join_fee = (self.pot + 1) // 2
+        need = self.join_fee + self.stake
+        order = [(self.dealer + k) % n for k in range(1, n + 1)]  # left of the dealer, dealer last
+        self.join_queue = [s for s in order if s not in tied and self.chips[s] >= need]
+        self.phase = JOIN
+        self._next_join()
+
+    def _next_join(self) -> None:
+        if self.join_queue:
+            self.to_act = self.join_queue.pop(0)
+            return
+        self._replay()
+
+    def _replay(self) -> None:
+        players = set(self.tied) | set(self.joined)
+        self.in_hand = [s in players for s in range(len(self.names))]
+        self.bets = [0] * len(self.names)
+        self.dark_bets = 0
+        self.first_dark = self.last_dark = None
+        self.tied, self.joined, self.join_fee = [], [], 0
+        self.svaras += 1
+        self._deal()
+
+    # ------------------------------------------------------------------ serialisation
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data; ``Hand.from_json`` gives it back exactly."""
+        return {
+            "v": 1,
+            "stake": self.stake,
+            "dark_play": self.dark_play,
+            "names": list(self.names),
+            "starting_chips": list(self.starting_chips),
+            "chips": list(self.chips),
+            "dealer": self.dealer,
+            "decks": [list(d) for d in self.decks],
+            "seeds": dict(self.seeds) if self.seeds else None,
+            "phase": self.phase,
+            "in_hand": list(self.in_hand),
+            "bets": list(self.bets),
+            "cards": [list(c) for c in self.cards],
+            "acted": list(self.acted),
+            "pot": self.pot,
+            "target": self.target,
+            "dark_bets": self.dark_bets,
+            "first_dark": self.first_dark,
+            "last_dark": self.last_dark,
+            "svaras": self.svaras,
+            "join_fee": self.join_fee,
+            "join_queue": list(self.join_queue),
+            "joined": list(self.joined),
+            "tied": list(self.tied),
+            "points": {str(s): p for s, p in self.points.items()},
+            "showdowns": [{k: [v[0], list(v[1])] for k, v in s.items()} for s in self.showdowns],
+            "winner": self.winner,
+            "to_act": self.to_act,
+            "actions": [list(a) for a in self.actions],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hand:
+        if data.get("v") != 1:
+            raise ValueError("unknown hand state version")
+        hand = cls.__new__(cls)
+        for key in cls.__slots__:
+            if key not in data:
+                raise ValueError(f"hand state lacks {key!r}")
+            value = data[key]
+            if isinstance(value, list):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            setattr(hand, key, value)
+        hand.seeds = dict(data["seeds"]) if data["seeds"] else None
+        hand.points = {int(s): p for s, p in data["points"].items()}
+        hand.showdowns = [{k: [v[0], list(v[1])] for k, v in s.items()} for s in data["showdowns"]]
+        return hand
+
+    # ------------------------------------------------------------------ views
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """What one seat (or a spectator, ``None``) may see.
+
+        Own cards always; another player's cards only once shown at a showdown of the current
+        deal; folded hands never. Decks, seeds and undealt cards never.
+        """
+        shown = set(self.points)  # filled at a showdown, emptied when the next deal starts
+        legal = self.legal()
+        players = []
+        for s, name in enumerate(self.names):
+            visible = s == seat or s in shown
+            players.append(
+                {
+                    "seat": s,
+                    "name": name,
+                    "chips": self.chips[s],
+                    "bet": self.bets[s],
+                    "in_hand": self.in_hand[s],
+                    "has_cards": bool(self.cards[s]),
+                    "cards": list(self.cards[s]) if visible and self.cards[s] else None,
+                    "points": self.points.get(s) if s in shown else None,
+                }
+            )
+        own_points = score_cards(self.cards[seat]) if seat is not None and self.cards[seat] else None
+        return {
+            "stake": self.stake,
+            "phase": self.phase,
+            "dealer": self.dealer,
+            "pot": self.pot,
+            "target": self.target,
+            "cap": self.cap() if self.phase == BETTING else None,
+            "players": players,
+            "to_act": self.to_act,
+            "legal": _legal_json(legal) if legal is not None and legal.seat == seat else None,
+            "own_points": own_points,
+            "svaras": self.svaras,
+            "showdowns": [{k: [v[0], list(v[1])] for k, v in s.items()} for s in self.showdowns],
+            "join_fee": self.join_fee or None,
+            "tied": list(self.tied),
+            "winner": self.winner,
+            "actions": [list(a) for a in self.actions],
+        }
+
+
+def legal_json(legal: Legal | None) -> dict[str, Any] | None:
+    """The ``legal`` object of HAND_FORMAT.md's output."""
+    return None if legal is None else _legal_json(legal)
+
+
+def _legal_json(legal: Legal) -> dict[str, Any]:
+    out: dict[str, Any] = {"verbs": list(legal.verbs)}
+    if legal.raise_range is not None:
+        out["raise"] = list(legal.raise_range)
+    return out
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_deck(deck: Sequence[Card], players: int) -> None:
+    if len(set(deck)) != len(deck):
+        raise DeckError("a deck holds a card twice")
+    if any(not _is_int(c) or not 0 <= c < 32 for c in deck):
+        raise DeckError("a deck holds something that is not a card")
+    if len(deck) < 3 * max(players, 2):
+        raise DeckError(f"a deck needs at least {3 * max(players, 2)} cards, this one has {len(deck)}")

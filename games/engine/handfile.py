@@ -1,0 +1,162 @@
+"""The hand file of HAND_FORMAT.md: read it, play it back, report the result.
+
+``load_hand_file`` validates the whole file up front (a file that is not a valid hand raises
+HandFileError, which the command line turns into exit 2); ``replay`` then feeds the actions to
+the engine one by one, recording the refused ones, exactly as the site plays a hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.cards import CardError, card_text, parse_cards
+from games.engine.hand import DeckError, Hand, legal_json
+
+FORMAT = "svara-hand/1"
+
+
+class HandFileError(ValueError):
+    """The file is not a valid hand file; the message is one line for a person."""
+
+
+@dataclass(frozen=True)
+class HandFile:
+    stake: int
+    dark_play: bool
+    names: list[str]
+    chips: list[int]
+    dealer: int
+    decks: list[list[int]]
+    actions: list[list[Any]]  # [seat, verb] or [seat, verb, amount]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_hand_file(data: object) -> HandFile:
+    """Check a decoded hand file and turn names and cards into seats and card ints."""
+    if not isinstance(data, dict):
+        raise HandFileError("a hand file is a JSON object")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise HandFileError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    stake = data.get("stake")
+    if not _is_int(stake) or stake <= 0:
+        raise HandFileError("stake must be a positive whole number")
+    dark_play = data.get("dark_play", True)
+    if not isinstance(dark_play, bool):
+        raise HandFileError("dark_play must be true or false")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        raise HandFileError("players must be a list of at least two players")
+    names: list[str] = []
+    chips: list[int] = []
+    for i, player in enumerate(players):
+        if not isinstance(player, dict) or not isinstance(player.get("name"), str) or not player["name"]:
+            raise HandFileError(f"player {i} needs a name")
+        if not _is_int(player.get("chips")) or player["chips"] < 0:
+            raise HandFileError(f"player {player['name']!r} needs chips: a whole number, not negative")
+        names.append(player["name"])
+        chips.append(player["chips"])
+    if len(set(names)) != len(names):
+        raise HandFileError("two players have the same name")
+    if sum(c >= 2 * stake for c in chips) < 2:
+        raise HandFileError("fewer than two players have the 2 x stake needed to be dealt in")
+    dealer_name = data.get("dealer")
+    if dealer_name not in names:
+        raise HandFileError(f"unknown player as dealer: {dealer_name!r}")
+    decks_raw = data.get("decks")
+    if not isinstance(decks_raw, list) or not decks_raw:
+        raise HandFileError("decks must be a list holding at least one deck")
+    decks: list[list[int]] = []
+    for k, deck in enumerate(decks_raw):
+        if not isinstance(deck, list):
+            raise HandFileError(f"deck {k} must be a list of cards")
+        try:
+            decks.append(parse_cards(deck))
+        except CardError as exc:
+            raise HandFileError(f"deck {k}: {exc}") from None
+    actions_raw = data.get("actions", [])
+    if not isinstance(actions_raw, list):
+        raise HandFileError("actions must be a list")
+    actions: list[list[Any]] = []
+    for i, action in enumerate(actions_raw):
+        if not isinstance(action, list) or not 2 <= len(action) <= 3 or not isinstance(action[1], str):
+            raise HandFileError(f"action {i} must be [name, verb] or [name, verb, amount]")
+        if action[0] not in names:
+            raise HandFileError(f"action {i}: unknown player {action[0]!r}")
+        actions.append([names.index(action[0]), *action[1:]])
+    return HandFile(
+        stake=stake,
+        dark_play=dark_play,
+        names=names,
+        chips=chips,
+        dealer=names.index(dealer_name),
+        decks=decks,
+        actions=actions,
+    )
+
+
+def start_hand(hand_file: HandFile) -> Hand:
+    try:
+        return Hand.start(
+            stake=hand_file.stake,
+            names=hand_file.names,
+            chips=hand_file.chips,
+            dealer=hand_file.dealer,
+            dark_play=hand_file.dark_play,
+            decks=hand_file.decks,
+        )
+    except (DeckError, ValueError) as exc:
+        raise HandFileError(str(exc)) from None
+
+
+def replay(data: object) -> dict[str, Any]:
+    """Play a decoded hand file back and return the result object of HAND_FORMAT.md."""
+    hand_file = load_hand_file(data)
+    hand = start_hand(hand_file)
+    refused: list[dict[str, Any]] = []
+    for index, action in enumerate(hand_file.actions):
+        seat, verb = action[0], action[1]
+        amount = action[2] if len(action) == 3 else None
+        reason = hand.refusal(seat, verb, amount)
+        if reason is not None:
+            refused.append({"index": index, "reason": reason})
+            continue
+        try:
+            hand.act(seat, verb, amount)
+        except DeckError as exc:
+            raise HandFileError(str(exc)) from None
+    return hand_result(hand, refused=refused)
+
+
+def hand_result(hand: Hand, *, refused: list[dict[str, Any]]) -> dict[str, Any]:
+    names = hand.names
+    result: dict[str, Any] = {
+        "finished": hand.finished,
+        "winner": names[hand.winner] if hand.winner is not None else None,
+        "pot": hand.pot,
+        "chips": {name: hand.chips[s] for s, name in enumerate(names)},
+        "points": {names[s]: p for s, p in hand.points.items()},
+        "svaras": hand.svaras,
+        "refused": refused,
+        "to_act": names[hand.to_act] if hand.to_act is not None else None,
+    }
+    if hand.to_act is not None:
+        result["legal"] = legal_json(hand.legal())
+    return result
+
+
+def hand_file_of(hand: Hand) -> dict[str, Any]:
+    """The hand file for a hand played on the site (the decks it dealt, the moves it took)."""
+    return {
+        "format": FORMAT,
+        "stake": hand.stake,
+        "dark_play": hand.dark_play,
+        "players": [{"name": n, "chips": c} for n, c in zip(hand.names, hand.starting_chips, strict=True)],
+        "dealer": hand.names[hand.dealer],
+        "decks": [[card_text(c) for c in deck] for deck in hand.decks],
+        "actions": [[hand.names[a[0]], *a[1:]] for a in hand.actions],
+    }
