@@ -1,0 +1,276 @@
+"""The provably fair deck (RULES.md §6); the algorithm is written down in docs/fairness.md.
+
+Before a hand the site draws a secret server seed and shows every player ``seed_hash`` of it.
+The deck of each deal is then a fixed function of that seed, the players' client seeds, the
+hand number (``nonce``) and the deal index (``deal``: 0 for the hand, 1 for its first svara
+replay, ...). When the hand is over the seed is revealed and ``verify_hand`` (or any
+reimplementation of docs/fairness.md) recomputes the decks and compares them with what was dealt.
+
+Outline: HMAC-SHA-256 keyed with the 32 seed bytes turns an unambiguous encoding of the other
+inputs plus a block counter into a stream of bytes; the stream is read as unsigned 32-bit
+big-endian integers; Fisher-Yates from the last position down draws each index by rejection
+sampling, so there is no modulo bias. The module uses ``secrets`` and ``hashlib`` only: never
+``random``, whose generator is predictable from its output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import struct
+from collections.abc import Sequence
+
+from games.engine.cards import DECK, Card, CardError, card_text, parse_card
+
+__all__ = [
+    "DOMAIN_TAG",
+    "MAX_CLIENT_SEED_CHARS",
+    "MAX_DEAL",
+    "MAX_NONCE",
+    "hmac_message",
+    "new_client_seed",
+    "new_server_seed",
+    "seed_hash",
+    "shuffled_deck",
+    "verify_hand",
+]
+
+# A fixed prefix on every HMAC message, so these bytes can never be mistaken for (or replayed
+# as) a message of some other protocol that happens to use the same key, and so a future change
+# of the algorithm can say so by changing the tag.
+DOMAIN_TAG: bytes = b"svara-deck/1"
+MAX_CLIENT_SEED_CHARS = 64
+MAX_NONCE = 2**64 - 1  # encoded as 8 bytes
+MAX_DEAL = 2**32 - 1  # encoded as 4 bytes
+
+_SEED_RE = re.compile(r"[0-9a-fA-F]{64}")
+_U32 = 2**32
+_BLOCK_WORDS = struct.Struct(">8I")  # one 32-byte HMAC block = eight big-endian uint32
+# The 31 draws of a shuffle, in order: (n, limit) for i = 31, 30, ..., 1 with n = i + 1 the size of
+# the range [0, i]. Accepting only values below limit = 2**32 - 2**32 % n, the largest multiple of
+# n not above 2**32, makes every residue mod n equally likely. Precomputed because the benchmark
+# (bench/engine.py) shuffles for every simulated hand.
+_DRAWS: tuple[tuple[int, int], ...] = tuple(
+    (i + 1, _U32 - _U32 % (i + 1)) for i in range(len(DECK) - 1, 0, -1)
+)
+
+
+def new_server_seed() -> str:
+    """A fresh secret server seed: 32 bytes from ``secrets``, as 64 lowercase hex digits."""
+    return secrets.token_hex(32)
+
+
+def new_client_seed() -> str:
+    """A default client seed for a player who has not chosen one (16 lowercase hex digits)."""
+    return secrets.token_hex(8)
+
+
+def _seed_bytes(server_seed: object) -> bytes:
+    # fullmatch, not match + "$": "$" would let a trailing newline through, and bytes.fromhex
+    # alone would skip spaces, so two different strings could name the same seed.
+    if not isinstance(server_seed, str) or not _SEED_RE.fullmatch(server_seed):
+        shown = server_seed if not isinstance(server_seed, str) or len(server_seed) <= 80 else "…"
+        raise ValueError(
+            f"server seed must be exactly 64 hexadecimal digits (32 bytes), got {shown!r}"
+            + (f" ({len(server_seed)} characters)" if isinstance(server_seed, str) else "")
+        )
+    return bytes.fromhex(server_seed)
+
+
+def seed_hash(server_seed: str) -> str:
+    """SHA-256 of the seed's 32 bytes (the hex decoded, not the 64 characters), lowercase hex.
+
+    Hashing the bytes means ``ABCD…`` and ``abcd…`` name the same seed and the same hash.
+    """
+    return hashlib.sha256(_seed_bytes(server_seed)).hexdigest()
+
+
+def _check_whole(value: object, *, name: str, maximum: int) -> int:
+    # bool is an int subclass; True as a hand number is a caller's bug, not hand 1.
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= maximum:
+        raise ValueError(f"{name} must be a whole number from 0 to {maximum}, got {value!r}")
+    return value
+
+
+def _encode_client_seeds(client_seeds: object) -> bytes:
+    # A bare string is itself a Sequence[str]; taking "abc" as seeds "a", "b", "c" would be a
+    # silent, unverifiable mistake.
+    if isinstance(client_seeds, (str, bytes)) or not isinstance(client_seeds, Sequence):
+        raise ValueError(f"client seeds must be a list of strings, got {client_seeds!r}")
+    parts = [struct.pack(">I", len(client_seeds))]
+    for index, seed in enumerate(client_seeds):
+        if not isinstance(seed, str):
+            raise ValueError(f"client seed {index + 1} must be a string, got {seed!r}")
+        if len(seed) > MAX_CLIENT_SEED_CHARS:
+            raise ValueError(
+                f"client seed {index + 1} is {len(seed)} characters long;"
+                f" at most {MAX_CLIENT_SEED_CHARS} are allowed"
+            )
+        try:
+            raw = seed.encode("utf-8")
+        except UnicodeEncodeError as exc:  # lone surrogates have no UTF-8 form
+            raise ValueError(f"client seed {index + 1} is not valid Unicode text: {exc.reason}") from None
+        parts.append(struct.pack(">I", len(raw)) + raw)
+    return b"".join(parts)
+
+
+def _message_prefix(*, client_seeds: Sequence[str], nonce: int, deal: int) -> bytes:
+    _check_whole(nonce, name="nonce (hand number)", maximum=MAX_NONCE)
+    _check_whole(deal, name="deal index", maximum=MAX_DEAL)
+    # Fixed-width integers and length-prefixed strings: every field's end is known before it is
+    # read, so no two different inputs share an encoding (["a", "bc"] vs ["ab", "c"]).
+    return DOMAIN_TAG + struct.pack(">QI", nonce, deal) + _encode_client_seeds(client_seeds)
+
+
+def hmac_message(*, client_seeds: Sequence[str], nonce: int, deal: int = 0, counter: int = 0) -> bytes:
+    """The exact bytes HMAC'd for one 32-byte block (docs/fairness.md, "The message")."""
+    _check_whole(counter, name="block counter", maximum=MAX_DEAL)
+    return _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal) + struct.pack(">I", counter)
+
+
+# Byte-wise XOR with HMAC's ipad (0x36) and opad (0x5C) as translate tables: one C call each.
+_XOR_IPAD = bytes(b ^ 0x36 for b in range(256))
+_XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
+
+
+class _WordStream:
+    """Unsigned 32-bit big-endian integers read from HMAC-SHA-256(key, prefix ‖ counter), counter 0, 1, …
+
+    This is RFC 2104 HMAC spelled out over ``hashlib``: the key is 32 bytes (shorter than
+    SHA-256's 64-byte block, so it is zero-padded, never hashed), the inner hash absorbs
+    key ⊕ ipad and the message prefix once, and each block only copies the two hash states and
+    adds the 4-byte counter. That is about three times faster than ``hmac.digest`` per block, which
+    matters to the benchmark that shuffles for every simulated hand. The tests check it
+    byte for byte against the ``hmac`` module.
+    """
+
+    __slots__ = ("_counter", "_inner", "_outer", "words")
+
+    def __init__(self, *, key: bytes, prefix: bytes, blocks: int) -> None:
+        padded = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(padded.translate(_XOR_IPAD) + prefix)
+        self._outer = hashlib.sha256(padded.translate(_XOR_OPAD))
+        self._counter = 0
+        self.words: list[int] = []
+        for _ in range(blocks):
+            self.extend()
+
+    def extend(self) -> None:
+        """Append the next block's eight words."""
+        inner = self._inner.copy()
+        inner.update(struct.pack(">I", self._counter))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        self.words.extend(_BLOCK_WORDS.unpack(outer.digest()))
+        self._counter += 1
+
+
+# Fisher-Yates on 32 cards makes 31 draws and four blocks give 32 words, so a further block is
+# computed only after two rejections (about one shuffle in 20 million rejects even one word).
+_FIRST_BLOCKS = 4
+
+
+def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, deal: int = 0) -> list[Card]:
+    """The deck for one deal, top card first, as a pure function of its inputs.
+
+    ``client_seeds`` are used in the order given; the site passes the players' seeds in seat
+    order (clockwise) and stores that list with the hand. ``nonce`` is the hand number; ``deal``
+    is 0 for the hand's first deal and k for its k-th svara replay. Bad inputs raise ValueError
+    with a message a person can read.
+    """
+    key = _seed_bytes(server_seed)
+    prefix = _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal)
+    stream = _WordStream(key=key, prefix=prefix, blocks=_FIRST_BLOCKS)
+    words = stream.words
+    used = 0
+    deck = list(DECK)
+    for n, limit in _DRAWS:
+        # i = n - 1 is the position being filled, from the bottom of the deck up.
+        while True:
+            if used == len(words):
+                stream.extend()
+            value = words[used]
+            used += 1
+            if value < limit:
+                break
+        j = value % n
+        deck[n - 1], deck[j] = deck[j], deck[n - 1]
+    return deck
+
+
+def _deck_name(index: int) -> str:
+    return "deck 1 (the first deal)" if index == 0 else f"deck {index + 1} (svara replay {index})"
+
+
+# A deal needs three cards for each of at least two players (HAND_FORMAT.md); a shorter stored
+# deck would "match" almost anything and so prove nothing.
+_MIN_DECK = 6
+
+
+def verify_hand(
+    *,
+    server_seed: str,
+    server_seed_hash: str,
+    client_seeds: Sequence[str],
+    nonce: int,
+    decks: Sequence[Sequence[Card | str]],
+) -> list[str]:
+    """Check a stored hand (HAND_FORMAT.md, "Stored hands"); return the problems, [] when it holds.
+
+    The revealed seed must hash to ``server_seed_hash``, and ``decks[k]`` must be a prefix (unused
+    cards may be left out) of ``shuffled_deck(..., nonce=nonce, deal=k)``. Cards may be ints or
+    card text (``10H``). Never raises for bad input: a public check page reports it instead.
+    """
+    problems: list[str] = []
+    try:
+        actual_hash = seed_hash(server_seed)
+    except ValueError as exc:
+        return [str(exc)]
+    if not isinstance(server_seed_hash, str) or actual_hash != server_seed_hash.strip().lower():
+        problems.append(
+            f"SHA-256 of the revealed server seed is {actual_hash}, "
+            f"but the hash shown during play was {server_seed_hash!r}"
+        )
+    try:
+        _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=0)
+    except ValueError as exc:
+        return [*problems, str(exc)]
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence) or not decks:
+        return [*problems, "the hand has no decks to check"]
+
+    for index, stored in enumerate(decks):
+        name = _deck_name(index)
+        if isinstance(stored, (str, bytes)) or not isinstance(stored, Sequence):
+            problems.append(f"{name} is not a list of cards")
+            continue
+        try:
+            cards = [_as_card(card) for card in stored]
+        except (CardError, ValueError) as exc:
+            problems.append(f"{name}: {exc}")
+            continue
+        if len(cards) < _MIN_DECK:
+            problems.append(f"{name} has {len(cards)} cards; a deal uses at least {_MIN_DECK}")
+            continue
+        if len(cards) > len(DECK):
+            problems.append(f"{name} has {len(cards)} cards; the deck has only {len(DECK)}")
+            continue
+        expected = shuffled_deck(server_seed=server_seed, client_seeds=client_seeds, nonce=nonce, deal=index)
+        for position, (got, want) in enumerate(zip(cards, expected, strict=False)):
+            if got != want:
+                problems.append(
+                    f"{name}, card {position + 1}: the hand shows {card_text(got)}, "
+                    f"the seeds give {card_text(want)}"
+                )
+                break
+    return problems
+
+
+def _as_card(card: object) -> Card:
+    if isinstance(card, bool):
+        raise ValueError(f"not a card: {card!r}")
+    if isinstance(card, int):
+        if not 0 <= card < len(DECK):
+            raise ValueError(f"not a card: {card!r} (card numbers are 0 to {len(DECK) - 1})")
+        return card
+    return parse_card(card)
