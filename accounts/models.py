@@ -1,5 +1,163 @@
+"""Users, bans and the double-entry chip ledger.
+
+Balances are only ever changed by ``accounts.services`` (see ledger.py there); the models hold the
+invariants the database itself can enforce: a non-house balance is never negative, and each
+account kind has the owner fields it needs.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
 
 
 class User(AbstractUser):
     """The room's user. Custom from the first migration so fields can be added later."""
+
+
+class Ban(models.Model):
+    """A staff decision that a user may not log in or sit at a table, kept after it is lifted."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans")
+    reason = models.TextField()
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="bans_made",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="bans_lifted",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            # One active ban per user: banning twice would make lifting ambiguous.
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(lifted_at__isnull=True), name="ban_one_active_per_user"
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="ban_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        state = "lifted" if self.lifted_at else "active"
+        return f"Ban of {self.user} ({state})"
+
+    @property
+    def is_active(self) -> bool:
+        return self.lifted_at is None
+
+
+class LedgerAccount(models.Model):
+    """Where chips sit: the house (source of grants), a user's wallet, or a user's seat at a table."""
+
+    class Kind(models.TextChoices):
+        HOUSE = "house", "house"
+        WALLET = "wallet", "wallet"
+        SEAT = "seat", "seat"
+
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="ledger_accounts",
+    )
+    # A plain integer, not a foreign key: the ledger must not depend on the games app.
+    table_id = models.PositiveIntegerField(null=True, blank=True)
+    key = models.CharField(max_length=64, unique=True)
+    balance = models.BigIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        permissions = [("adjust_wallet", "Can adjust a user's wallet from the admin")]
+        constraints = [
+            # The house may go negative: its balance is minus all chips ever granted.
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(kind="house"), name="ledger_account_balance_non_negative"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="house", user__isnull=True, table_id__isnull=True)
+                    | Q(kind="wallet", user__isnull=False, table_id__isnull=True)
+                    | Q(kind="seat", user__isnull=False, table_id__isnull=False)
+                ),
+                name="ledger_account_owner_matches_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self) -> str:
+        """A phrase for messages a person reads."""
+        if self.kind == self.Kind.HOUSE:
+            return "the house"
+        if self.kind == self.Kind.WALLET:
+            return f"the wallet of {self.user}"
+        return f"the seat of {self.user} at table {self.table_id}"
+
+
+class LedgerTransaction(models.Model):
+    """One movement of chips: its entries sum to zero."""
+
+    class Kind(models.TextChoices):
+        SIGNUP_BONUS = "signup_bonus", "sign-up bonus"
+        DAILY_BONUS = "daily_bonus", "daily bonus"
+        REFILL = "refill", "refill"
+        ADJUST = "adjust", "staff adjustment"
+        BUY_IN = "buy_in", "buy-in"
+        CASH_OUT = "cash_out", "cash-out"
+        HAND_SETTLE = "hand_settle", "hand settled"
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    memo = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ledger_transactions",
+    )
+    idempotency_key = models.CharField(max_length=200, unique=True)
+    # What was asked for (kind and arguments), hashed: a repeated key with other content is refused.
+    fingerprint = models.CharField(max_length=64)
+    # Chips moved: the sum of the positive entries.
+    amount = models.BigIntegerField()
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_kind_display()} {self.amount}"
+
+
+class LedgerEntry(models.Model):
+    """One account's share of a transaction: positive = chips in, negative = chips out."""
+
+    transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="entries")
+    account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
+    amount = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["transaction", "account"], name="ledger_entry_one_per_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.account.key} {self.amount:+d}"

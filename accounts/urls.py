@@ -1,1 +1,9 @@
-urlpatterns: list = []
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("profile/daily-bonus/", views.claim_daily_bonus, name="claim_daily_bonus"),
+    path("profile/refill/", views.claim_refill, name="claim_refill"),
+]

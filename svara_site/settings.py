@@ -122,10 +122,13 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_USER_MODEL = "accounts.User"
+# The accounts app's subclasses of Django's and allauth's backends refuse banned users (at login
+# and for existing sessions); its adapter tells a banned user why.
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.NotBannedModelBackend",
+    "accounts.backends.NotBannedAuthenticationBackend",
 ]
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -1,0 +1,60 @@
+"""The accounts app's services: the only code that changes balances or bans.
+
+Import from here (``from accounts.services import seat_buy_in``); the modules are:
+ledger.py (transfers), grants.py (free chips), bans.py, audit.py, profile.py (read-only queries),
+posting.py (the locked, balanced write they all share), errors.py.
+"""
+
+from accounts.services.audit import AuditReport, audit_ledger
+from accounts.services.bans import active_ban, ban_user, ensure_not_banned, is_banned, lift_ban, user_can_sit
+from accounts.services.errors import (
+    GrantNotAvailable,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidRequest,
+    LedgerError,
+    UnknownAccount,
+    UserBanned,
+)
+from accounts.services.grants import (
+    grant_signup_bonus,
+    grant_status,
+    wallet_claim_daily_bonus,
+    wallet_claim_refill,
+)
+from accounts.services.ledger import (
+    hand_settle,
+    seat_balance,
+    seat_buy_in,
+    seat_cash_out,
+    wallet_adjust,
+    wallet_balance,
+)
+
+__all__ = [
+    "AuditReport",
+    "GrantNotAvailable",
+    "IdempotencyConflict",
+    "InsufficientFunds",
+    "InvalidRequest",
+    "LedgerError",
+    "UnknownAccount",
+    "UserBanned",
+    "active_ban",
+    "audit_ledger",
+    "ban_user",
+    "ensure_not_banned",
+    "grant_signup_bonus",
+    "grant_status",
+    "hand_settle",
+    "is_banned",
+    "lift_ban",
+    "seat_balance",
+    "seat_buy_in",
+    "seat_cash_out",
+    "user_can_sit",
+    "wallet_adjust",
+    "wallet_balance",
+    "wallet_claim_daily_bonus",
+    "wallet_claim_refill",
+]

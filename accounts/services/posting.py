@@ -1,0 +1,200 @@
+"""The one place balances change: post a balanced transaction under row locks.
+
+How a posting stays safe on both databases:
+
+* Every posting runs in ``transaction.atomic``; any refusal raises and rolls everything back.
+* The accounts involved are locked with ``select_for_update`` in primary-key order, so two postings
+  touching the same accounts queue instead of deadlocking (PostgreSQL). SQLite ignores the lock,
+  but the settings open every transaction with ``BEGIN IMMEDIATE``, which serialises writers.
+* A debit is a conditional update (``balance >= amount``); zero rows updated means not enough
+  chips, whatever another connection did in between. The CHECK constraint on the table is the
+  last line of defence.
+* The transaction row (unique idempotency key) is inserted before any balance moves: a second
+  request with the same key either finds it or collides with it, and then replays it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
+from accounts.services.errors import IdempotencyConflict, InsufficientFunds, InvalidRequest, UnknownAccount
+
+# Play money: far above anything a table or a grant moves, far below the 64-bit column's limit, so
+# sums of many amounts can never overflow.
+MAX_AMOUNT = 10**12
+MAX_TABLE_ID = 2**31 - 1
+MAX_KEY_LENGTH = 200
+HOUSE_KEY = "house"
+
+Legs = dict[int, int]  # account pk -> signed amount
+
+
+def check_amount(
+    value: Any, *, name: str = "amount", allow_negative: bool = False, allow_zero: bool = False
+) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidRequest(f"The {name} must be a whole number of chips, not {value!r}.")
+    if value == 0 and not allow_zero:
+        raise InvalidRequest(f"The {name} must not be zero.")
+    if value < 0 and not allow_negative:
+        raise InvalidRequest(f"The {name} must be positive, not {value}.")
+    if abs(value) > MAX_AMOUNT:
+        raise InvalidRequest(f"The {name} {value} is too large (at most {MAX_AMOUNT:,} chips).")
+    return value
+
+
+def check_table_id(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_TABLE_ID:
+        raise InvalidRequest(f"The table id must be a positive whole number, not {value!r}.")
+    return value
+
+
+def check_key(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidRequest("An idempotency key (a non-empty string) is required.")
+    if len(value) > MAX_KEY_LENGTH:
+        raise InvalidRequest(f"The idempotency key is longer than {MAX_KEY_LENGTH} characters.")
+    return value
+
+
+def check_user(user: Any) -> User:
+    if not isinstance(user, User) or user.pk is None:
+        raise UnknownAccount(f"{user!r} is not a registered user.")
+    return user
+
+
+def wallet_key(user_id: int) -> str:
+    return f"wallet:{user_id}"
+
+
+def seat_key(*, user_id: int, table_id: int) -> str:
+    return f"seat:{table_id}:{user_id}"
+
+
+def house_account() -> LedgerAccount:
+    # get_or_create, not a data migration: tests that flush the database remove migration data.
+    account, _ = LedgerAccount.objects.get_or_create(
+        key=HOUSE_KEY, defaults={"kind": LedgerAccount.Kind.HOUSE}
+    )
+    return account
+
+
+def wallet_account(*, user: User, create: bool) -> LedgerAccount | None:
+    if not create:
+        return LedgerAccount.objects.filter(key=wallet_key(user.pk)).first()
+    # Checked first: a deferred foreign key would otherwise fail only at commit.
+    if not User.objects.filter(pk=user.pk).exists():
+        raise UnknownAccount(f"User id {user.pk} does not exist.")
+    account, _ = LedgerAccount.objects.get_or_create(
+        key=wallet_key(user.pk), defaults={"kind": LedgerAccount.Kind.WALLET, "user": user}
+    )
+    return account
+
+
+def seat_account(*, user: User, table_id: int, create: bool) -> LedgerAccount | None:
+    key = seat_key(user_id=user.pk, table_id=table_id)
+    if not create:
+        return LedgerAccount.objects.filter(key=key).first()
+    account, _ = LedgerAccount.objects.get_or_create(
+        key=key, defaults={"kind": LedgerAccount.Kind.SEAT, "user": user, "table_id": table_id}
+    )
+    return account
+
+
+def lock_accounts(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
+    """Lock the accounts' rows in pk order (one global order: no deadlocks) and return fresh copies."""
+    pks = sorted({account.pk for account in accounts})
+    rows = LedgerAccount.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+    return {account.pk: account for account in rows}
+
+
+def fingerprint(*, kind: str, params: dict[str, Any]) -> str:
+    canonical = json.dumps([kind, params], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _replay(*, idempotency_key: str, fingerprint: str) -> LedgerTransaction | None:
+    existing = LedgerTransaction.objects.filter(idempotency_key=idempotency_key).first()
+    if existing is None:
+        return None
+    if existing.fingerprint != fingerprint:
+        raise IdempotencyConflict(
+            f"The idempotency key {idempotency_key!r} was already used for a different request "
+            f"({existing.get_kind_display()} of {existing.amount} chips); nothing was changed."
+        )
+    return existing
+
+
+def _move(*, account: LedgerAccount, amount: int) -> None:
+    if amount < 0 and account.kind != LedgerAccount.Kind.HOUSE:
+        updated = LedgerAccount.objects.filter(pk=account.pk, balance__gte=-amount).update(
+            balance=F("balance") + amount
+        )
+        if updated != 1:
+            held = LedgerAccount.objects.filter(pk=account.pk).values_list("balance", flat=True).first()
+            raise InsufficientFunds(
+                f"Not enough chips in {account.describe()}: it holds {held}, {-amount} are needed."
+            )
+    elif amount:
+        LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
+
+
+def post(
+    *,
+    kind: str,
+    idempotency_key: str,
+    params: dict[str, Any],
+    accounts: Iterable[LedgerAccount],
+    legs_for: Callable[[dict[int, LedgerAccount]], Legs],
+    memo: str = "",
+    created_by: User | None = None,
+    at: datetime | None = None,
+) -> tuple[LedgerTransaction, bool]:
+    """Post one transaction; return it and whether this call created it (False: a replay).
+
+    ``params`` describe the request (not its outcome) for the idempotency fingerprint.
+    ``legs_for`` gets the locked accounts with fresh balances and returns pk -> signed amount;
+    zero legs are recorded as entries (a seat that played a hand and broke even) but move nothing.
+    """
+    request_print = fingerprint(kind=kind, params=params)
+    with transaction.atomic():
+        locked = lock_accounts(accounts)
+        # Checked after locking: a concurrent request with the same key has committed by now.
+        existing = _replay(idempotency_key=idempotency_key, fingerprint=request_print)
+        if existing is not None:
+            return existing, False
+        legs = legs_for(locked)
+        if set(legs) - set(locked) or sum(legs.values()) != 0 or not any(legs.values()):
+            raise InvalidRequest(f"Unbalanced or empty {kind} transaction refused.")
+        txn = LedgerTransaction(
+            kind=kind,
+            memo=memo,
+            created_by=created_by,
+            idempotency_key=idempotency_key,
+            fingerprint=request_print,
+            amount=sum(amount for amount in legs.values() if amount > 0),
+            created_at=at or timezone.now(),
+        )
+        try:
+            with transaction.atomic():
+                txn.save()
+        except IntegrityError:
+            existing = _replay(idempotency_key=idempotency_key, fingerprint=request_print)
+            if existing is None:
+                raise
+            return existing, False
+        for pk, amount in sorted(legs.items()):
+            _move(account=locked[pk], amount=amount)
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(transaction=txn, account_id=pk, amount=amount) for pk, amount in sorted(legs.items())
+        )
+    return txn, True
