@@ -39,7 +39,9 @@ def _secret_key() -> str:
 SECRET_KEY = _secret_key()
 DEBUG = _env_bool("DEBUG", True)
 ALLOWED_HOSTS = [
-    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",") if h.strip()
+    h.strip()
+    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+    if h.strip()
 ]
 PORT = int(os.environ.get("PORT", "8000"))
 CSRF_TRUSTED_ORIGINS = [f"http://{h}:{PORT}" for h in ALLOWED_HOSTS if h != "*"]

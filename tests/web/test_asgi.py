@@ -20,7 +20,9 @@ async def test_websocket_passes_origin_check_and_sees_the_user():
     user = await sync_to_async(get_user_model().objects.create_user)(username="ann", password="pw-12345-x")
     cookie = await sync_to_async(_session_cookie_header)(user)
     comm = WebsocketCommunicator(
-        application, "/ws/ping/", headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1"), cookie]
+        application,
+        "/ws/ping/",
+        headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1"), cookie],
     )
     connected, _ = await comm.connect()
     assert connected

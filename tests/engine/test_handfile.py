@@ -1,0 +1,187 @@
+"""The hand file and command line of HAND_FORMAT.md, through the real `python -m games.engine`."""
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine.handfile import HandFileError, hand_file_of, load_hand_file, replay, start_hand
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EXAMPLE = {
+    "format": "svara-hand/1",
+    "stake": 10,
+    "dark_play": True,
+    "players": [{"name": "ann", "chips": 500}, {"name": "bob", "chips": 500}, {"name": "cem", "chips": 300}],
+    "dealer": "ann",
+    "decks": [["7C", "AH", "KD", "8S", "9S", "QC", "10H", "JD", "7D"]],
+    "actions": [
+        ["bob", "dark"],
+        ["cem", "decline"],
+        ["ann", "raise", 40],
+        ["cem", "fold"],
+        ["ann", "raise", 40],
+        ["bob", "call"],
+    ],
+}
+
+EXAMPLE_RESULT = {
+    "finished": True,
+    "winner": "bob",
+    "pot": 110,
+    "chips": {"ann": 450, "bob": 560, "cem": 290},
+    "points": {"bob": 21, "ann": 17},
+    "svaras": 0,
+    "refused": [{"index": 2, "reason": "not your turn: it is cem's"}],
+    "to_act": None,
+}
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def test_the_documented_example_gives_the_documented_result():
+    assert replay(EXAMPLE) == EXAMPLE_RESULT
+
+
+def test_cli_replay_from_file_and_from_stdin(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(EXAMPLE))
+    from_file = run_cli("replay", str(path))
+    assert from_file.returncode == 0, from_file.stderr
+    assert json.loads(from_file.stdout) == EXAMPLE_RESULT
+    from_stdin = run_cli("replay", "-", stdin=json.dumps(EXAMPLE))
+    assert from_stdin.returncode == 0
+    assert json.loads(from_stdin.stdout) == EXAMPLE_RESULT
+
+
+def test_cli_score():
+    done = run_cli("score", "7C", "8C", "8D")
+    assert (done.returncode, done.stdout) == (0, "27\n")
+    assert run_cli("score", "7♣", "T♥", "J♦").stdout == "21\n"
+    bad = run_cli("score", "7C", "8C", "8X")
+    assert bad.returncode == 2 and "not a card" in bad.stderr
+
+
+def test_unfinished_hand_names_who_acts_and_what_is_legal():
+    data = copy.deepcopy(EXAMPLE)
+    data["actions"] = [["bob", "dark"], ["cem", "decline"]]
+    result = replay(data)
+    assert result["finished"] is False and result["winner"] is None
+    assert result["to_act"] == "cem"
+    assert result["legal"] == {"verbs": ["fold", "call", "raise"], "raise": [30, 290]}
+    assert result["chips"] == {"ann": 490, "bob": 480, "cem": 290}
+    assert result["pot"] == 40 and result["points"] == {}
+
+
+def test_join_window_shows_the_tied_showdown():
+    data = {
+        "stake": 10,
+        "dark_play": False,
+        "players": [
+            {"name": "ann", "chips": 500},
+            {"name": "bob", "chips": 500},
+            {"name": "cem", "chips": 500},
+        ],
+        "dealer": "ann",
+        # bob 10H JH 8C = 20, cem 10S JS 8D = 20, ann 9C 9D 8H = 9
+        "decks": [["10H", "10S", "9C", "JH", "JS", "9D", "8C", "8D", "8H"]],
+        "actions": [["bob", "raise", 20], ["cem", "call"], ["ann", "fold"]],
+    }
+    result = replay(data)
+    assert result["to_act"] == "ann"
+    assert result["legal"] == {"verbs": ["join", "skip"]}
+    assert result["points"] == {"bob": 20, "cem": 20}
+    assert result["svaras"] == 0 and result["pot"] == 70
+    # Join, but no deck for the replay: the hand waits; nobody can act.
+    data["actions"].append(["ann", "join"])
+    data["actions"].append(["bob", "fold"])
+    waiting = replay(data)
+    assert waiting["finished"] is False and waiting["to_act"] is None and waiting["svaras"] == 1
+    assert waiting["refused"] == [{"index": 4, "reason": "nobody can act now"}]
+
+
+def test_amounts_must_be_json_integers_and_extra_amounts_are_refused():
+    data = copy.deepcopy(EXAMPLE)
+    data["actions"] = [
+        ["bob", "dark", 10.0],
+        ["bob", "dark", "10"],
+        ["bob", "decline", 5],
+        ["bob", "dark", 10],
+        ["cem", "decline"],
+        ["cem", "raise", 30.0],
+        ["cem", "call", 20],
+        ["cem", "pass"],
+        ["ann", "raise", 40],
+        ["bob", "call"],
+        ["bob", "call"],
+    ]
+    result = replay(data)
+    assert result == {
+        **EXAMPLE_RESULT,
+        "refused": [
+            {"index": 0, "reason": "an amount must be a whole number of chips"},
+            {"index": 1, "reason": "an amount must be a whole number of chips"},
+            {"index": 2, "reason": "decline takes no amount"},
+            {"index": 5, "reason": "a raise must be a whole number of chips"},
+            {"index": 6, "reason": "call takes no amount"},
+            {"index": 10, "reason": "the hand is over"},
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(stake=0), "stake"),
+        (lambda d: d.update(stake="10"), "stake"),
+        (lambda d: d["decks"][0].__setitem__(0, "7X"), "not a card"),
+        (lambda d: d["decks"][0].__setitem__(1, "7C"), "duplicate card"),
+        (lambda d: d["decks"].__setitem__(0, d["decks"][0][:8]), "at least 9 cards"),
+        (lambda d: d["actions"].append(["dan", "fold"]), "unknown player"),
+        (lambda d: d.update(dealer="dan"), "unknown player"),
+        (lambda d: [d["players"][1].update(chips=5), d["players"][2].update(chips=19)], "fewer than two"),
+        (lambda d: d["players"][1].update(name="ann"), "same name"),
+        (lambda d: d.update(decks=[]), "at least one deck"),
+        (lambda d: d["actions"].append("bob fold"), "action 6"),
+        (lambda d: d.update(format="svara-hand/9"), "unknown format"),
+    ],
+)
+def test_invalid_files_exit_2_with_one_line(change, message, tmp_path):
+    data = copy.deepcopy(EXAMPLE)
+    data["players"][2]["chips"] = 300
+    change(data)
+    with pytest.raises(HandFileError, match=message):
+        replay(data)
+    done = run_cli("replay", "-", stdin=json.dumps(data))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and message in done.stderr
+
+
+def test_bad_json_and_missing_file_exit_2():
+    done = run_cli("replay", "-", stdin="{not json")
+    assert done.returncode == 2 and "not JSON" in done.stderr
+    missing = run_cli("replay", "/nonexistent/hand.json")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_a_played_hand_written_as_a_file_replays_to_the_same_result():
+    hand = start_hand(load_hand_file(EXAMPLE))
+    for seat, verb, *amount in load_hand_file(EXAMPLE).actions:
+        if hand.refusal(seat, verb, amount[0] if amount else None) is None:
+            hand.act(seat, verb, amount[0] if amount else None)
+    written = hand_file_of(hand)
+    assert replay(written) == {**EXAMPLE_RESULT, "refused": []}
