@@ -12,8 +12,7 @@ that ``to_json``/``from_json`` round-trip exactly and a hand runs in tens of mic
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.engine.cards import Card
 from games.engine.scoring import score_cards
@@ -31,9 +30,12 @@ class DeckError(ValueError):
     """A deck that cannot be dealt from (too short, repeated cards)."""
 
 
-@dataclass(frozen=True)
-class Legal:
-    """What the player to act may do: verbs in VERB_ORDER, and the raise range if any."""
+class Legal(NamedTuple):
+    """What the player to act may do: verbs in VERB_ORDER, and the raise range if any.
+
+    A NamedTuple rather than a frozen dataclass: it is built at every decision, and a tuple
+    is several times cheaper to make.
+    """
 
     seat: int
     verbs: tuple[str, ...]
@@ -123,7 +125,7 @@ class Hand:
         if sum(hand.in_hand) < 2:
             raise ValueError("fewer than two players have the 2 x stake needed to be dealt in")
         if hand.decks:
-            _check_deck(hand.decks[0], sum(hand.in_hand))
+            _check_deck_length(hand.decks[0], sum(hand.in_hand))
         hand.bets = [0] * n
         hand.cards = [[] for _ in range(n)]
         hand.acted = [False] * n
@@ -162,7 +164,7 @@ class Hand:
 
     def cap(self) -> int:
         """The smallest "bet + chips left" among the hands still in: no raise may pass it."""
-        return min(b + c for b, c, i in zip(self.bets, self.chips, self.in_hand, strict=True) if i)
+        return min([b + c for b, c, i in zip(self.bets, self.chips, self.in_hand) if i])
 
     def dark_amount(self) -> int:
         """What the next dark bet would be: S, then double the one before."""
@@ -324,7 +326,7 @@ class Hand:
             return
         order, seat = [], self.dealer
         count = sum(self.in_hand)
-        _check_deck(deck, count)
+        _check_deck_length(deck, count)
         for _ in range(count):
             seat = self._next_in(seat)
             order.append(seat)
@@ -366,15 +368,13 @@ class Hand:
         self._advance_betting(seat)
 
     def _advance_betting(self, seat: int) -> None:
+        # Betting ends when every hand still in has bet exactly T and acted since the last raise.
         target = self.target
-        done = all(
-            (not i) or (b == target and a)
-            for i, b, a in zip(self.in_hand, self.bets, self.acted, strict=True)
-        )
-        if done:
-            self._showdown()
-        else:
-            self.to_act = self._next_in(seat)
+        for in_hand, bet, acted in zip(self.in_hand, self.bets, self.acted):
+            if in_hand and (bet != target or not acted):
+                self.to_act = self._next_in(seat)
+                return
+        self._showdown()
 
     def _showdown(self) -> None:
         n = len(self.names)
@@ -539,10 +539,19 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_CARD_SET = frozenset(range(32))
+
+
 def _check_deck(deck: Sequence[Card], players: int) -> None:
-    if len(set(deck)) != len(deck):
+    # Set operations run in C: this check is on the path of every hand (bench/engine.py).
+    cards = set(deck)
+    if len(cards) != len(deck):
         raise DeckError("a deck holds a card twice")
-    if any(not _is_int(c) or not 0 <= c < 32 for c in deck):
+    if not cards <= _CARD_SET or set(map(type, deck)) - {int}:
         raise DeckError("a deck holds something that is not a card")
+    _check_deck_length(deck, players)
+
+
+def _check_deck_length(deck: Sequence[Card], players: int) -> None:
     if len(deck) < 3 * max(players, 2):
         raise DeckError(f"a deck needs at least {3 * max(players, 2)} cards, this one has {len(deck)}")

@@ -62,10 +62,11 @@ _TABLE: dict[int, int] = {_mask(hand): points_of(hand) for hand in ALL_HANDS}
 
 
 def score_cards(cards: Iterable[Card]) -> int:
-    """Points of three distinct card ints, by table lookup."""
+    """Points of three distinct card ints, by table lookup (on the path of every showdown)."""
     try:
-        return _TABLE[_mask(cards)]
-    except KeyError:
+        a, b, c = cards
+        return _TABLE[(1 << a) | (1 << b) | (1 << c)]
+    except (KeyError, ValueError, TypeError):
         raise ValueError("a hand is exactly three different cards") from None
 
 
