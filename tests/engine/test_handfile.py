@@ -185,3 +185,17 @@ def test_a_played_hand_written_as_a_file_replays_to_the_same_result():
             hand.act(seat, verb, amount[0] if amount else None)
     written = hand_file_of(hand)
     assert replay(written) == {**EXAMPLE_RESULT, "refused": []}
+
+
+def test_cli_deck_prints_the_fair_deck_and_refuses_a_bad_seed():
+    from games.engine.cards import card_text
+    from games.engine.fairness import shuffled_deck
+
+    seed = "0f" * 32
+    done = run_cli("deck", "--server-seed", seed, "--client-seed", "ann", "--client-seed", "bob", "--nonce", "7")
+    assert done.returncode == 0, done.stderr
+    expected = shuffled_deck(server_seed=seed, client_seeds=["ann", "bob"], nonce=7)
+    assert done.stdout.split() == [card_text(c) for c in expected]
+    assert len(set(done.stdout.split())) == 32
+    bad = run_cli("deck", "--server-seed", "zz", "--nonce", "1")
+    assert bad.returncode == 2 and "64 hexadecimal digits" in bad.stderr
