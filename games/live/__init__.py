@@ -1,0 +1,1 @@
+"""Tables in play: the versioned state store, the turn clock, and (later) the table service."""

@@ -1,0 +1,513 @@
+"""The versioned state store and the turn-deadline store for tables in play.
+
+A table in play is one JSON document with an integer version. Every change is a
+compare-and-set on that version: read ``(version, doc)``, compute the new doc with a pure
+function, write it back only if the version is still the one read, otherwise re-read and retry
+(``retry_update``). Two processes serving the same table therefore never interleave changes,
+and a client's "I saw version V" can be checked against the store.
+
+Why a Lua script for the compare-and-set on Redis: the version check, the write and the
+deadline change must be one atomic step. A Lua script runs alone on the Redis server, needs one
+round trip, and cannot be left half done by a process that dies between commands.
+WATCH/MULTI would also be atomic, but needs a dedicated connection per attempt and three round
+trips; the script is simpler to reason about and cheaper under contention.
+
+Why the turn deadline lives beside the state and is written in the same step: a deadline is part
+of the table's state ("seat 3 must act by 12:00:30"). If they were written separately, a
+process dying between the two writes would leave a turn with no clock (the game hangs) or a
+clock for a turn that has already moved on. Written together, every version has exactly the
+deadline its writer meant. Deadlines are kept in the store (a sorted set on Redis), not in
+process memory, so after every process restarted a new one still finds and fires them; and
+``claim_due`` removes due deadlines atomically, so with several processes each deadline is
+claimed by exactly one of them.
+
+A deadline records the state version it was set for, and the state keeps the deadline it was
+last given (``Versioned.deadline``, which stays visible after the deadline was claimed). The
+clock's callback compares the two (``DueDeadline.matches``): if the state's deadline is no
+longer the one claimed, a player acted in between and the timeout is ignored. Writes with
+``deadline=KEEP`` (a chat line, a spectator joining) bump the version without disturbing the
+turn's deadline.
+
+Both backends store the document as JSON text, so both accept and return exactly the same
+things (a tuple comes back as a list, integer keys as strings; NaN is refused) and every read
+returns a freshly decoded document that the caller may mutate freely.
+
+Contract, for both backends (tests/live/test_store_contract.py):
+
+- ``create`` raises ``TableExists`` (a ``StateConflict``) when the table exists.
+- ``compare_and_set`` returns ``None`` on a version conflict, including when the table does
+  not exist (its stored version counts as 0); ``expected_version=0`` creates the table.
+- Table ids are ``str``: ``5`` and ``"5"`` would be one key on Redis and two in memory, so
+  anything else raises ``TypeError``.
+- If the store loses a table (Redis flushed), ``get`` returns ``None``; the table service
+  rebuilds it from the database, and versions start again at 1.
+
+The memory backend is for one process (``make run``); Redis is for several.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import enum
+import json
+import random
+import threading
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeAlias
+
+import redis.asyncio as aioredis
+
+Doc: TypeAlias = dict[str, Any]
+
+DEFAULT_PREFIX: Final = "svara:live:"
+
+
+class Keep(enum.Enum):
+    """Type of ``KEEP``: "leave the table's turn deadline as it is"."""
+
+    KEEP = "keep"
+
+
+KEEP: Final = Keep.KEEP
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A turn deadline: fire at ``at`` (unix seconds) for the state ``version`` it belongs to.
+
+    ``version=None`` when writing means "the version this write creates", which is nearly always
+    what the caller wants; the store fills it in, so deadlines read back always have an int.
+    """
+
+    at: float
+    version: int | None = None
+
+
+@dataclass(frozen=True)
+class DueDeadline:
+    """A deadline claimed by ``claim_due``: it is no longer pending anywhere."""
+
+    table_id: str
+    at: float
+    version: int
+
+    def matches(self, current: Versioned | None) -> bool:
+        """True while the table's state still carries this deadline (nobody acted since)."""
+        return current is not None and current.deadline == Deadline(at=self.at, version=self.version)
+
+
+@dataclass(frozen=True)
+class Versioned:
+    """One table's state: the document, its version, and the deadline it was last given.
+
+    ``deadline`` stays set after the deadline was claimed (it says which turn clock the state
+    carries, not whether it is still pending); writes with a new deadline or ``None`` replace it.
+    """
+
+    version: int
+    doc: Doc
+    deadline: Deadline | None = None
+
+
+DeadlineArg: TypeAlias = Deadline | Literal[Keep.KEEP] | None
+UpdateFn: TypeAlias = Callable[[Versioned], "tuple[Doc, DeadlineArg] | None"]
+
+
+class StateError(Exception):
+    """Base of the store's errors."""
+
+
+class StateConflict(StateError):
+    """A write lost against a concurrent one (``create`` on an existing table, retries used up)."""
+
+
+class TableExists(StateConflict):
+    """``create`` for a table that already exists."""
+
+
+class TableMissing(StateError):
+    """``retry_update`` on a table the store does not hold (never created, deleted, or lost)."""
+
+
+def _check_table_id(table_id: object) -> str:
+    if not isinstance(table_id, str) or not table_id:
+        raise TypeError(f"table_id must be a non-empty str, got {table_id!r}")
+    return table_id
+
+
+def _encode(doc: object) -> str:
+    if not isinstance(doc, dict):
+        raise TypeError(f"state doc must be a dict, got {type(doc).__name__}")
+    # allow_nan=False: NaN/Infinity are not JSON; a doc holding one is a bug, refuse it at the write.
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def _check_expected(expected_version: int) -> None:
+    if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
+        raise TypeError(f"expected_version must be an int >= 0, got {expected_version!r}")
+
+
+class StateStore(abc.ABC):
+    """What the table service sees; ``MemoryStateStore`` and ``RedisStateStore`` implement it."""
+
+    @abc.abstractmethod
+    async def get(self, table_id: str) -> Versioned | None:
+        """The table's state (a fresh copy), or None when the store does not hold the table."""
+
+    @abc.abstractmethod
+    async def compare_and_set(
+        self, table_id: str, *, expected_version: int, doc: Doc, deadline: DeadlineArg = KEEP
+    ) -> Versioned | None:
+        """Write ``doc`` as version ``expected_version + 1`` if the stored version is ``expected_version``.
+
+        In the same atomic step set (``Deadline``), clear (``None``) or keep (``KEEP``) the turn
+        deadline. Returns the new state, or None when the stored version differs (a missing table
+        has version 0, so ``expected_version=0`` creates it).
+        """
+
+    @abc.abstractmethod
+    async def delete(self, table_id: str) -> bool:
+        """Remove the table and its deadline; True if it existed."""
+
+    @abc.abstractmethod
+    async def table_ids(self) -> list[str]:
+        """Every table the store holds, sorted (for rebuild and admin; not for hot paths)."""
+
+    @abc.abstractmethod
+    async def claim_due(self, *, now: float, limit: int = 100) -> list[DueDeadline]:
+        """Remove and return up to ``limit`` deadlines with ``at <= now``, earliest first.
+
+        Atomic: with several callers (processes) on one store, each deadline goes to exactly one.
+        """
+
+    @abc.abstractmethod
+    async def next_deadline(self) -> float | None:
+        """When the earliest pending deadline is due, or None when there is none."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, the memory store has nothing to close
+        """Release connections."""
+
+    async def create(self, table_id: str, doc: Doc, *, deadline: Deadline | None = None) -> Versioned:
+        """Store a new table at version 1; raise ``TableExists`` if it is already there."""
+        created = await self.compare_and_set(table_id, expected_version=0, doc=doc, deadline=deadline)
+        if created is None:
+            raise TableExists(table_id)
+        return created
+
+
+# ---------------------------------------------------------------- memory
+
+
+@dataclass(frozen=True)
+class _Record:
+    version: int
+    doc_json: str
+    deadline: Deadline | None
+
+
+class MemoryStateStore(StateStore):
+    """One process: a dict of records, one lock.
+
+    The lock is a ``threading.Lock``, not an ``asyncio.Lock`` per table: the process-wide store is
+    reached from several event loops (Daphne's, ``async_to_sync`` threads, each test's loop) and an
+    asyncio lock belongs to one loop. Nothing awaits while holding it and every critical section is
+    a few dict operations, so it never blocks a loop noticeably and needs no per-table split.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._records: dict[str, _Record] = {}
+        self._pending: dict[str, Deadline] = {}  # table_id -> deadline not yet claimed
+
+    async def get(self, table_id: str) -> Versioned | None:
+        _check_table_id(table_id)
+        with self._lock:
+            record = self._records.get(table_id)
+        if record is None:
+            return None
+        return Versioned(version=record.version, doc=json.loads(record.doc_json), deadline=record.deadline)
+
+    async def compare_and_set(
+        self, table_id: str, *, expected_version: int, doc: Doc, deadline: DeadlineArg = KEEP
+    ) -> Versioned | None:
+        _check_table_id(table_id)
+        _check_expected(expected_version)
+        doc_json = _encode(doc)
+        with self._lock:
+            current = self._records.get(table_id)
+            if (current.version if current else 0) != expected_version:
+                return None
+            version = expected_version + 1
+            if deadline is KEEP:
+                new_deadline = current.deadline if current else None
+            elif deadline is None:
+                new_deadline = None
+                self._pending.pop(table_id, None)
+            else:
+                stamped = version if deadline.version is None else deadline.version
+                new_deadline = Deadline(at=float(deadline.at), version=stamped)
+                self._pending[table_id] = new_deadline
+            self._records[table_id] = _Record(version=version, doc_json=doc_json, deadline=new_deadline)
+        return Versioned(version=version, doc=json.loads(doc_json), deadline=new_deadline)
+
+    async def delete(self, table_id: str) -> bool:
+        _check_table_id(table_id)
+        with self._lock:
+            self._pending.pop(table_id, None)
+            return self._records.pop(table_id, None) is not None
+
+    async def table_ids(self) -> list[str]:
+        with self._lock:
+            return sorted(self._records)
+
+    async def claim_due(self, *, now: float, limit: int = 100) -> list[DueDeadline]:
+        with self._lock:
+            due = sorted(
+                ((d.at, table_id, d) for table_id, d in self._pending.items() if d.at <= now),
+                key=lambda item: (item[0], item[1]),
+            )[:limit]
+            for _, table_id, _ in due:
+                del self._pending[table_id]
+        return [
+            DueDeadline(table_id=table_id, at=d.at, version=int(d.version or 0)) for _, table_id, d in due
+        ]
+
+    async def next_deadline(self) -> float | None:
+        with self._lock:
+            return min((d.at for d in self._pending.values()), default=None)
+
+
+# ---------------------------------------------------------------- redis
+
+# Keys, under the prefix P:
+#   P t:<table_id>   hash: v (version), doc (JSON), dat + dv (the deadline the state was last given)
+#   P deadlines      sorted set: member table_id, score = at; only deadlines not yet claimed
+#   P tables         set of table ids (table_ids() without SCAN)
+# The claim script reads P t:<id> by name, which standalone Redis allows; a cluster would need the
+# prefix to carry a hash tag such as "{svara}:" so all keys share a slot.
+
+_CAS_LUA: Final = """
+local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if cur ~= tonumber(ARGV[2]) then
+  return false
+end
+local v = tostring(cur + 1)
+redis.call('HSET', KEYS[1], 'v', v, 'doc', ARGV[3])
+if ARGV[4] == 'set' then
+  local dv = ARGV[6]
+  if dv == '' then dv = v end
+  redis.call('HSET', KEYS[1], 'dat', ARGV[5], 'dv', dv)
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+elseif ARGV[4] == 'clear' then
+  redis.call('HDEL', KEYS[1], 'dat', 'dv')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
+redis.call('SADD', KEYS[3], ARGV[1])
+local d = redis.call('HMGET', KEYS[1], 'dat', 'dv')
+return {v, d[1], d[2]}
+"""
+
+_CLAIM_LUA: Final = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(due) do
+  redis.call('ZREM', KEYS[1], id)
+  local d = redis.call('HMGET', ARGV[3] .. id, 'dat', 'dv')
+  if d[1] and d[2] then
+    table.insert(out, id)
+    table.insert(out, d[1])
+    table.insert(out, d[2])
+  end
+end
+return out
+"""
+
+_DELETE_LUA: Final = """
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+return redis.call('DEL', KEYS[1])
+"""
+
+
+def _deadline_from(at: str | None, version: str | None) -> Deadline | None:
+    if at is None or version is None:
+        return None
+    return Deadline(at=float(at), version=int(version))
+
+
+class RedisStateStore(StateStore):
+    """Several processes: state, deadlines and the table list in Redis, changed by Lua scripts.
+
+    A redis.asyncio client belongs to the event loop it first connects in; use one store per loop
+    (``get_state_store`` does) and ``aclose`` it when done.
+    """
+
+    def __init__(self, client: aioredis.Redis, *, prefix: str = DEFAULT_PREFIX) -> None:
+        self._redis = client
+        self._prefix = prefix
+        self._deadlines_key = f"{prefix}deadlines"
+        self._tables_key = f"{prefix}tables"
+        # register_script: EVALSHA, falling back to EVAL (and caching) after a SCRIPT FLUSH or restart.
+        self._cas = client.register_script(_CAS_LUA)
+        self._claim = client.register_script(_CLAIM_LUA)
+        self._delete = client.register_script(_DELETE_LUA)
+
+    @classmethod
+    def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX) -> RedisStateStore:
+        return cls(aioredis.Redis.from_url(url, decode_responses=True), prefix=prefix)
+
+    @property
+    def prefix(self) -> str:
+        return self._prefix
+
+    def _state_key(self, table_id: str) -> str:
+        return f"{self._prefix}t:{table_id}"
+
+    async def get(self, table_id: str) -> Versioned | None:
+        _check_table_id(table_id)
+        version, doc_json, at, dv = await self._redis.hmget(
+            self._state_key(table_id), ["v", "doc", "dat", "dv"]
+        )
+        if version is None or doc_json is None:
+            return None
+        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=_deadline_from(at, dv))
+
+    async def compare_and_set(
+        self, table_id: str, *, expected_version: int, doc: Doc, deadline: DeadlineArg = KEEP
+    ) -> Versioned | None:
+        _check_table_id(table_id)
+        _check_expected(expected_version)
+        doc_json = _encode(doc)
+        if deadline is KEEP:
+            mode, at, dv = "keep", "", ""
+        elif deadline is None:
+            mode, at, dv = "clear", "", ""
+        else:
+            # repr() of a float round-trips exactly through Redis's double parsing and formatting.
+            mode, at, dv = (
+                "set",
+                repr(float(deadline.at)),
+                "" if deadline.version is None else str(deadline.version),
+            )
+        result = await self._cas(
+            keys=[self._state_key(table_id), self._deadlines_key, self._tables_key],
+            args=[table_id, expected_version, doc_json, mode, at, dv],
+        )
+        if result is None:
+            return None
+        version, stored_at, stored_dv = result
+        return Versioned(
+            version=int(version), doc=json.loads(doc_json), deadline=_deadline_from(stored_at, stored_dv)
+        )
+
+    async def delete(self, table_id: str) -> bool:
+        _check_table_id(table_id)
+        removed = await self._delete(
+            keys=[self._state_key(table_id), self._deadlines_key, self._tables_key], args=[table_id]
+        )
+        return bool(removed)
+
+    async def table_ids(self) -> list[str]:
+        return sorted(await self._redis.smembers(self._tables_key))
+
+    async def claim_due(self, *, now: float, limit: int = 100) -> list[DueDeadline]:
+        if limit <= 0:
+            return []
+        flat = await self._claim(
+            keys=[self._deadlines_key], args=[repr(float(now)), limit, f"{self._prefix}t:"]
+        )
+        return [
+            DueDeadline(table_id=flat[i], at=float(flat[i + 1]), version=int(flat[i + 2]))
+            for i in range(0, len(flat), 3)
+        ]
+
+    async def next_deadline(self) -> float | None:
+        first = await self._redis.zrange(self._deadlines_key, 0, 0, withscores=True)
+        return float(first[0][1]) if first else None
+
+    async def aclose(self) -> None:
+        await self._redis.aclose()
+
+
+# ---------------------------------------------------------------- the update pattern
+
+
+async def retry_update(
+    store: StateStore,
+    table_id: str,
+    fn: UpdateFn,
+    *,
+    attempts: int = 25,
+) -> Versioned:
+    """Read, apply ``fn``, compare-and-set; on a conflict re-read and apply ``fn`` again.
+
+    ``fn(current)`` must be pure (it may run several times): it returns ``(new_doc, deadline)``
+    with ``deadline`` a ``Deadline``, ``None`` (clear) or ``KEEP``; or ``None`` to write nothing
+    (the current state is returned); or raises to refuse the change (the exception propagates,
+    nothing is written). It gets the whole ``Versioned`` so it can check the version a client
+    saw, or whether a claimed deadline still ``matches``.
+
+    Raises ``TableMissing`` when the store does not hold the table, ``StateConflict`` when every
+    attempt lost. Between attempts it waits a short random, growing time, so racing writers
+    spread out instead of colliding again in lockstep.
+    """
+    for attempt in range(attempts):
+        current = await store.get(table_id)
+        if current is None:
+            raise TableMissing(table_id)
+        change = fn(current)
+        if change is None:
+            return current
+        new_doc, deadline = change
+        written = await store.compare_and_set(
+            table_id, expected_version=current.version, doc=new_doc, deadline=deadline
+        )
+        if written is not None:
+            return written
+        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+    raise StateConflict(f"table {table_id}: {attempts} attempts lost to concurrent writes")
+
+
+# ---------------------------------------------------------------- factory
+
+_memory_store: MemoryStateStore | None = None
+_memory_lock = threading.Lock()
+# One Redis store per event loop and (url, prefix): a redis.asyncio pool must not cross loops.
+_redis_stores: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[tuple[str, str], RedisStateStore]
+] = weakref.WeakKeyDictionary()
+
+
+def get_state_store() -> StateStore:
+    """The store for this process: Redis when ``settings.REDIS_URL`` is set, else one shared memory store.
+
+    The key prefix is ``settings.LIVE_STATE_PREFIX`` when defined (default ``svara:live:``).
+    Called inside a running event loop, the Redis store is cached for that loop; called outside
+    one, it returns a new store the caller must ``aclose``.
+    """
+    from django.conf import settings
+
+    url: str = getattr(settings, "REDIS_URL", "") or ""
+    if not url:
+        return _memory_singleton()
+    prefix: str = getattr(settings, "LIVE_STATE_PREFIX", DEFAULT_PREFIX)
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return RedisStateStore.from_url(url, prefix=prefix)
+    per_loop = _redis_stores.setdefault(loop, {})
+    store = per_loop.get((url, prefix))
+    if store is None:
+        store = per_loop[(url, prefix)] = RedisStateStore.from_url(url, prefix=prefix)
+    return store
+
+
+def _memory_singleton() -> MemoryStateStore:
+    global _memory_store
+    with _memory_lock:
+        if _memory_store is None:
+            _memory_store = MemoryStateStore()
+        return _memory_store

@@ -1,0 +1,456 @@
+"""A table in play as one JSON document, and the pure functions that change it.
+
+Nothing here does I/O: each function takes the document (and the time, and whatever the
+database said), and returns a new document or raises ``Refused`` with a message for the player.
+The service (service.py) runs them inside the store's compare-and-set, so they may run more than
+once and must not have side effects. Game rules are the engine's (games.engine.hand); this module
+only decides who is dealt in, when hands start, and what the clock does.
+
+The document::
+
+    table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status
+    seats     one entry per position: None or {user_id, name, chips, sitting_out, away,
+              timeouts, leaving, client_seed}. ``chips`` is the seat's ledger balance, which
+              changes only between hands (buy-in, cash-out, settlement).
+    dealer    position of the last hand's dealer (None before the first)
+    hand      the hand in play: {number, positions, state (engine JSON), server_seed, seed_hash,
+              client_seeds, started_at} or None
+    ended     a finished hand whose result is not yet settled in the database, or None
+    last      what everyone may see of the last hand: number, seed hash and revealed seed,
+              winner, pot, shown hands
+    timer     {"kind": "turn" | "start" | "settle", "at": unix seconds} or None
+    action_ids  recent action ids, so a repeated command is applied once
+    log       recent lines of the table's log (newest last)
+    notice    a one-off message for everyone (hand cancelled, table closed), or None
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from typing import Any
+
+from games.engine.fairness import seed_hash
+from games.engine.hand import FINISHED, JOIN, Hand, IllegalAction
+
+Doc = dict[str, Any]
+
+START_DELAY = 3.0  # seconds between the last player getting ready and the deal
+SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
+JOIN_SECONDS = 15  # RULES.md §4 step 6
+TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
+ACTION_IDS_KEPT = 64
+LOG_KEPT = 40
+VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
+
+
+class Refused(ValueError):
+    """A command the table does not accept now; the message is for the player."""
+
+
+# ---------------------------------------------------------------- building
+
+
+def new_table_doc(*, table: dict[str, Any], seats: list[dict[str, Any] | None]) -> Doc:
+    return {
+        "table": dict(table),
+        "seats": [dict(s) if s else None for s in seats],
+        "dealer": None,
+        "hand": None,
+        "ended": None,
+        "last": None,
+        "timer": None,
+        "action_ids": [],
+        "log": [],
+        "notice": None,
+    }
+
+
+def seat_entry(
+    *, user_id: int, name: str, chips: int, client_seed: str = "", sitting_out: bool = False
+) -> dict:
+    return {
+        "user_id": user_id,
+        "name": name,
+        "chips": chips,
+        "sitting_out": sitting_out,
+        "away": False,
+        "timeouts": 0,
+        "leaving": False,
+        "client_seed": client_seed,
+    }
+
+
+def _log(doc: Doc, text: str) -> None:
+    doc["log"] = (doc["log"] + [text])[-LOG_KEPT:]
+
+
+def position_of(doc: Doc, user_id: int) -> int | None:
+    for pos, seat in enumerate(doc["seats"]):
+        if seat and seat["user_id"] == user_id:
+            return pos
+    return None
+
+
+def hand_of(doc: Doc) -> Hand | None:
+    return Hand.from_json(doc["hand"]["state"]) if doc["hand"] else None
+
+
+def in_current_hand(doc: Doc, position: int) -> bool:
+    return bool(doc["hand"]) and position in doc["hand"]["positions"]
+
+
+# ---------------------------------------------------------------- who plays, when
+
+
+def ready_positions(doc: Doc) -> list[int]:
+    """Seats that will be dealt in: not sitting out, not leaving, at least 2 S chips (RULES.md §3)."""
+    need = 2 * doc["table"]["stake"]
+    return [
+        pos
+        for pos, seat in enumerate(doc["seats"])
+        if seat and not seat["sitting_out"] and not seat["leaving"] and seat["chips"] >= need
+    ]
+
+
+def schedule_start(doc: Doc, *, now: float, delay: float = START_DELAY) -> None:
+    """Set (or push back) the start timer when a hand could start; clear it when none can."""
+    if doc["hand"] or doc["ended"] or doc["table"]["status"] != "open":
+        return
+    if len(ready_positions(doc)) >= 2:
+        doc["timer"] = {"kind": "start", "at": now + delay}
+    elif doc["timer"] and doc["timer"]["kind"] == "start":
+        doc["timer"] = None
+
+
+def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_seed: str | None = None) -> Doc:
+    """Deal a new hand (the start timer fired). ``number`` comes from the database (the nonce)."""
+    doc = copy.deepcopy(doc)
+    if doc["hand"] or doc["ended"]:
+        raise Refused("a hand is already in play")
+    positions = ready_positions(doc)
+    if len(positions) < 2:
+        doc["timer"] = None
+        return doc
+    # The dealer is drawn for the first hand, then moves one seat clockwise (RULES.md §3).
+    previous = doc["dealer"]
+    if previous is None:
+        dealer = secrets.choice(positions)
+    else:
+        n = len(doc["seats"])
+        dealer = next(p for p in ((previous + k) % n for k in range(1, n + 1)) if p in positions)
+    seed = server_seed or _new_seed()
+    client_seeds = [doc["seats"][p]["client_seed"] for p in positions]
+    stake = doc["table"]["stake"]
+    hand = Hand.start(
+        stake=stake,
+        names=[doc["seats"][p]["name"] for p in positions],
+        chips=[doc["seats"][p]["chips"] for p in positions],
+        dealer=positions.index(dealer),
+        dark_play=doc["table"]["dark_play"],
+        seeds={"server_seed": seed, "client_seeds": client_seeds, "nonce": number},
+    )
+    doc["dealer"] = dealer
+    doc["hand"] = {
+        "number": number,
+        "positions": positions,
+        "players": [doc["seats"][p]["user_id"] for p in positions],
+        "state": hand.to_json(),
+        "server_seed": seed,
+        "seed_hash": seed_hash(seed),
+        "client_seeds": client_seeds,
+        "started_at": started_at,
+    }
+    doc["notice"] = None
+    _log(
+        doc, f"Hand {number} begins; {doc['seats'][dealer]['name']} deals. Seed hash {seed_hash(seed)[:16]}…"
+    )
+    _after_change(doc, hand, now=now)
+    return doc
+
+
+def _new_seed() -> str:
+    from games.engine.fairness import new_server_seed
+
+    return new_server_seed()
+
+
+# ---------------------------------------------------------------- commands
+
+
+def check_command(doc: Doc, *, version: int, client_version: object, action_id: object) -> bool:
+    """True when the command is new and fresh; False when its action id was already applied.
+
+    A stale version is refused: the player acted on a table that has since changed.
+    """
+    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
+        raise Refused("the command has no valid action id; reload the table")
+    if action_id in doc["action_ids"]:
+        return False
+    if isinstance(client_version, str) and client_version.isdigit():
+        client_version = int(client_version)
+    if not isinstance(client_version, int) or isinstance(client_version, bool):
+        raise Refused("the command does not say which table version it was made on")
+    if client_version != version:
+        raise Refused("the table has changed since you acted; here it is as it is now")
+    return True
+
+
+def _remember(doc: Doc, action_id: str | None) -> None:
+    if action_id:
+        doc["action_ids"] = (doc["action_ids"] + [action_id])[-ACTION_IDS_KEPT:]
+
+
+def parse_amount(value: object) -> int | None:
+    """A form field amount: a whole number or nothing. Anything else is refused."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        raise Refused("the amount must be a whole number of chips")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
+        return int(value.strip())
+    raise Refused("the amount must be a whole number of chips")
+
+
+def apply_move(
+    doc: Doc, *, user_id: int, verb: str, amount: int | None, now: float, action_id: str | None
+) -> Doc:
+    """A player's decision in the hand in play."""
+    if verb not in VERBS:
+        raise Refused(f"unknown move {verb!r}")
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    if not doc["hand"]:
+        raise Refused("there is no hand in play")
+    if pos not in doc["hand"]["positions"]:
+        raise Refused("you are not in this hand")
+    doc = copy.deepcopy(doc)
+    hand = hand_of(doc)
+    assert hand is not None
+    seat_index = doc["hand"]["positions"].index(pos)
+    try:
+        hand.act(seat_index, verb, amount if verb in ("raise", "dark") else _no_amount(verb, amount))
+    except IllegalAction as exc:
+        raise Refused(str(exc)) from None
+    seat = doc["seats"][pos]
+    seat["timeouts"] = 0
+    _log(doc, _describe(seat["name"], verb, amount, hand))
+    _remember(doc, action_id)
+    _after_change(doc, hand, now=now)
+    return doc
+
+
+def _no_amount(verb: str, amount: int | None) -> None:
+    if amount is not None:
+        raise Refused(f"{verb} takes no amount")
+
+
+def _describe(name: str, verb: str, amount: int | None, hand: Hand) -> str:
+    if verb == "raise":
+        return f"{name} raises to {amount}"
+    if verb == "dark":
+        return f"{name} bets dark"
+    if verb == "join":
+        return f"{name} joins the svara"
+    return {"fold": f"{name} folds", "pass": f"{name} passes", "call": f"{name} calls"}.get(
+        verb, f"{name}: {verb}"
+    )
+
+
+def apply_timeout(doc: Doc, *, now: float) -> Doc:
+    """The turn clock ran out for the player to act: fold, decline or skip (RULES.md §5)."""
+    doc = copy.deepcopy(doc)
+    hand = hand_of(doc)
+    if hand is None or hand.to_act is None:
+        return doc
+    pos = doc["hand"]["positions"][hand.to_act]
+    hand.act(hand.to_act, "timeout")
+    seat = doc["seats"][pos]
+    if seat is not None:
+        seat["timeouts"] += 1
+        _log(doc, f"{seat['name']} ran out of time")
+        if seat["timeouts"] >= TIMEOUTS_TO_SIT_OUT:
+            seat["sitting_out"] = seat["away"] = True
+            _log(doc, f"{seat['name']} sits out after {TIMEOUTS_TO_SIT_OUT} timeouts")
+    _after_change(doc, hand, now=now)
+    return doc
+
+
+def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
+    """Store the engine state; act for absent players; set the turn clock or end the hand."""
+    # Players who left or were timed out twice are not waited for: the clock's move at once.
+    while hand.to_act is not None:
+        seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
+        if seat is None or not (seat["leaving"] or seat["away"]):
+            break
+        hand.act(hand.to_act, "timeout")
+    doc["hand"]["state"] = hand.to_json()
+    if hand.phase == FINISHED:
+        _finish(doc, hand, now=now)
+        return
+    if hand.to_act is None:  # waiting for a deck: cannot happen with seeds; end the clock
+        doc["timer"] = None
+        return
+    seconds = JOIN_SECONDS if hand.phase == JOIN else doc["table"]["turn_seconds"]
+    doc["timer"] = {"kind": "turn", "at": now + seconds}
+
+
+def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
+    info = doc["hand"]
+    positions = info["positions"]
+    winner_pos = positions[hand.winner]
+    shown = {str(positions[s]): p for s, p in hand.points.items()}
+    doc["ended"] = {**info, "state": hand.to_json()}
+    doc["hand"] = None
+    doc["last"] = {
+        "number": info["number"],
+        "seed_hash": info["seed_hash"],
+        "server_seed": info["server_seed"],
+        "client_seeds": info["client_seeds"],
+        "winner": winner_pos,
+        "pot": hand.pot,
+        "points": shown,
+        "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
+    }
+    winner = doc["seats"][winner_pos]["name"] if doc["seats"][winner_pos] else "?"
+    _log(doc, f"{winner} wins {hand.pot}. Seed revealed: {info['server_seed'][:16]}…")
+    # Settle in the database right away (the service does); the timer is the safety net.
+    doc["timer"] = {"kind": "settle", "at": now + SHOWDOWN_PAUSE}
+
+
+def settlement_deltas(doc: Doc) -> tuple[dict[int, int], dict[int, int]]:
+    """For the ended hand: chips won or lost per user id, and final chips per user id."""
+    ended = doc["ended"]
+    hand = Hand.from_json(ended["state"])
+    deltas: dict[int, int] = {}
+    finals: dict[int, int] = {}
+    for index, user_id in enumerate(ended["players"]):
+        deltas[user_id] = hand.chips[index] - hand.starting_chips[index]
+        finals[user_id] = hand.chips[index]
+    return deltas, finals
+
+
+def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
+    """The ended hand is settled in the database: new seat chips, seats of leavers freed."""
+    doc = copy.deepcopy(doc)
+    ended = doc["ended"]
+    if not ended:
+        return doc
+    hand = Hand.from_json(ended["state"])
+    for index, pos in enumerate(ended["positions"]):
+        seat = doc["seats"][pos]
+        if seat and seat["user_id"] == ended["players"][index]:
+            seat["chips"] = hand.chips[index]
+    for pos, seat in enumerate(doc["seats"]):
+        if seat and seat["user_id"] in left:
+            doc["seats"][pos] = None
+    doc["ended"] = None
+    doc["timer"] = None
+    _sit_out_broke_players(doc)
+    schedule_start(doc, now=now, delay=SHOWDOWN_PAUSE)
+    return doc
+
+
+def _sit_out_broke_players(doc: Doc) -> None:
+    need = 2 * doc["table"]["stake"]
+    for seat in doc["seats"]:
+        if seat and seat["chips"] < need and not seat["sitting_out"]:
+            seat["sitting_out"] = True
+            _log(doc, f"{seat['name']} sits out until they add chips")
+
+
+# ---------------------------------------------------------------- seats
+
+
+def add_seat(doc: Doc, *, position: int, entry: dict, now: float) -> Doc:
+    doc = copy.deepcopy(doc)
+    if doc["seats"][position] is not None and doc["seats"][position]["user_id"] != entry["user_id"]:
+        raise Refused("that seat is taken")
+    doc["seats"][position] = dict(entry)
+    _log(doc, f"{entry['name']} sits down with {entry['chips']}")
+    schedule_start(doc, now=now)
+    return doc
+
+
+def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
+    doc = copy.deepcopy(doc)
+    pos = position_of(doc, user_id)
+    if pos is None:
+        return doc
+    _log(doc, f"{doc['seats'][pos]['name']} leaves the table")
+    doc["seats"][pos] = None
+    schedule_start(doc, now=now)
+    return doc
+
+
+def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
+    """Leaving mid-hand folds that hand; the seat is freed when the hand is settled."""
+    doc = copy.deepcopy(doc)
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    seat = doc["seats"][pos]
+    seat["leaving"] = True
+    _log(doc, f"{seat['name']} is leaving")
+    hand = hand_of(doc)
+    # On their turn they fold now; otherwise when the turn comes (``_after_change``).
+    if hand is not None and hand.to_act is not None and doc["hand"]["positions"][hand.to_act] == pos:
+        _after_change(doc, hand, now=now)
+    return doc
+
+
+def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
+    doc = copy.deepcopy(doc)
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    seat = doc["seats"][pos]
+    seat["chips"] = chips
+    if chips >= 2 * doc["table"]["stake"] and seat["sitting_out"] and not seat["away"]:
+        seat["sitting_out"] = False
+    _log(doc, f"{seat['name']} now has {chips}")
+    schedule_start(doc, now=now)
+    return doc
+
+
+def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) -> Doc:
+    doc = copy.deepcopy(doc)
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    seat = doc["seats"][pos]
+    if not sitting_out and seat["chips"] < 2 * doc["table"]["stake"]:
+        raise Refused(f"add chips first: a hand needs at least {2 * doc['table']['stake']}")
+    seat["sitting_out"] = sitting_out
+    seat["away"] = False
+    seat["timeouts"] = 0
+    _log(doc, f"{seat['name']} {'sits out' if sitting_out else 'is back'}")
+    schedule_start(doc, now=now)
+    return doc
+
+
+def set_client_seed(doc: Doc, *, user_id: int, client_seed: str) -> Doc:
+    doc = copy.deepcopy(doc)
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    doc["seats"][pos]["client_seed"] = client_seed
+    return doc
+
+
+def cancel_hand(doc: Doc, *, notice: str, now: float) -> Doc:
+    """Drop the hand in play: seats keep the chips they had when it began (the ledger never moved)."""
+    doc = copy.deepcopy(doc)
+    if doc["hand"]:
+        _log(doc, f"Hand {doc['hand']['number']} cancelled: {notice}")
+    doc["hand"] = None
+    doc["notice"] = notice
+    doc["timer"] = None
+    for seat in doc["seats"]:
+        if seat:
+            seat["leaving"] = False
+    schedule_start(doc, now=now)
+    return doc
