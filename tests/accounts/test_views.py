@@ -1,0 +1,226 @@
+"""Flows through the real views with Django's test client: sign-up, log in and out, rate limit,
+password change and reset, profile, claims, and bans."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import LedgerTransaction
+from accounts.services import (
+    ban_user,
+    grant_signup_bonus,
+    hand_settle,
+    seat_buy_in,
+    wallet_adjust,
+    wallet_balance,
+)
+from tests.accounts.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "/accounts/login/"
+
+
+def log_in(client, login: str, password: str = PASSWORD):
+    return client.post(LOGIN, {"login": login, "password": password})
+
+
+def logged_in_user(client):
+    return client.get(reverse("profile")).wsgi_request.user
+
+
+# --- sign-up, log in, log out ---
+
+
+def test_sign_up_gives_1000_chips_and_logs_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "vesela", "email": "vesela@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    user = logged_in_user(client)
+    assert user.is_authenticated and user.username == "vesela"
+    assert wallet_balance(user=user) == 1000
+    assert LedgerTransaction.objects.filter(kind="signup_bonus").count() == 1
+
+    page = client.get(reverse("profile")).content.decode()
+    assert '<strong id="wallet-balance">1000</strong>' in page
+    assert "sign-up bonus" in page
+
+
+def test_sign_up_is_refused_for_a_taken_username_and_grants_nothing(client, make_user):
+    make_user(username="taken")
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "taken", "email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert not LedgerTransaction.objects.exists()
+
+
+def test_log_in_by_username_or_email_and_log_out(client, make_user):
+    user = make_user(username="petar", email="petar@example.com")
+    assert log_in(client, "petar").status_code == 302
+    assert logged_in_user(client) == user
+    client.post("/accounts/logout/")
+    assert not logged_in_user(client).is_authenticated
+    assert log_in(client, "petar@example.com").status_code == 302
+    assert logged_in_user(client) == user
+
+
+def test_a_wrong_password_is_refused(client, make_user):
+    make_user(username="petar")
+    response = log_in(client, "petar", "wrong password")
+    assert response.status_code == 200
+    assert "username and/or password you specified are not correct" in response.content.decode()
+    assert not logged_in_user(client).is_authenticated
+
+
+def test_failed_logins_are_rate_limited(client, make_user):
+    # ACCOUNT_RATE_LIMITS: 5 failures per 5 minutes per login.
+    make_user(username="target")
+    for _ in range(5):
+        assert "not correct" in log_in(client, "target", "guess").content.decode()
+    blocked = log_in(client, "target", PASSWORD)
+    assert "Too many failed login attempts" in blocked.content.decode()
+    assert not logged_in_user(client).is_authenticated
+
+
+def test_allauth_pages_use_the_site_layout(client):
+    for url in (LOGIN, "/accounts/signup/", "/accounts/password/reset/"):
+        page = client.get(url).content.decode()
+        assert 'class="site-header"' in page, url
+        assert "· Svara room</title>" in page, url
+
+
+# --- passwords ---
+
+
+def test_password_change(client, make_user):
+    make_user(username="maria")
+    log_in(client, "maria")
+    new = "a different long passphrase"
+    response = client.post(
+        "/accounts/password/change/", {"oldpassword": PASSWORD, "password1": new, "password2": new}
+    )
+    assert response.status_code == 302
+    client.post("/accounts/logout/")
+    assert log_in(client, "maria", PASSWORD).status_code == 200
+    assert log_in(client, "maria", new).status_code == 302
+
+
+def test_password_reset_by_email(client, make_user):
+    make_user(username="ivan", email="ivan@example.com")
+    response = client.post("/accounts/password/reset/", {"email": "ivan@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ivan@example.com"]
+    link = re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[0].body).group(1)
+
+    form_page = client.get(link, follow=True)
+    new = "reset to something long"
+    done = client.post(form_page.redirect_chain[-1][0], {"password1": new, "password2": new})
+    assert done.status_code == 302
+    assert log_in(client, "ivan", new).status_code == 302
+
+
+# --- profile and claims ---
+
+
+def test_profile_needs_login(client):
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+
+
+@pytest.fixture
+def signed_in(client, make_user):
+    user = make_user()
+    grant_signup_bonus(user=user)
+    client.force_login(user)
+    return user
+
+
+def test_claiming_the_daily_bonus_twice_grants_once(client, signed_in):
+    first = client.post(reverse("claim_daily_bonus"), follow=True)
+    assert "Daily bonus: 500 chips added to your wallet." in first.content.decode()
+    second = client.post(reverse("claim_daily_bonus"), follow=True)
+    assert "already claimed today&#x27;s bonus" in second.content.decode()
+    assert wallet_balance(user=signed_in) == 1500
+    assert LedgerTransaction.objects.filter(kind="daily_bonus").count() == 1
+    assert '<strong id="wallet-balance">1500</strong>' in second.content.decode()
+
+
+def test_claims_are_post_only(client, signed_in):
+    assert client.get(reverse("claim_daily_bonus")).status_code == 405
+    assert client.get(reverse("claim_refill")).status_code == 405
+    assert wallet_balance(user=signed_in) == 1000
+
+
+def test_refill_button(client, signed_in, staff):
+    refused = client.post(reverse("claim_refill"), follow=True).content.decode()
+    assert "you have 1000" in refused
+    wallet_adjust(user=signed_in, amount=-950, reason="test", staff_user=staff)
+    granted = client.post(reverse("claim_refill"), follow=True).content.decode()
+    assert "Refill: 950 chips added to your wallet." in granted
+    again = client.post(reverse("claim_refill"), follow=True).content.decode()
+    assert "you have 1000" in again
+    assert wallet_balance(user=signed_in) == 1000
+
+
+def test_profile_shows_rows_paginated_newest_first(client, signed_in, staff):
+    for i in range(1, 25):
+        wallet_adjust(user=signed_in, amount=i, reason=f"gift number {i}", staff_user=staff)
+    first = client.get(reverse("profile")).content.decode()
+    assert first.count("<tr>") == 1 + 20  # header + 20 rows
+    assert "gift number 24" in first and "gift number 5" in first and "gift number 4<" not in first
+    assert "page 1 of 2" in first
+    second = client.get(reverse("profile"), {"page": 2}).content.decode()
+    assert "gift number 4<" in second and "welcome chips" in second
+    assert second.count("<tr>") == 1 + 5
+
+
+def test_profile_shows_hand_stats_from_settlements(client, signed_in, make_user):
+    rival = make_user()
+    grant_signup_bonus(user=rival)
+    for user in (signed_in, rival):
+        seat_buy_in(user=user, table_id=3, amount=500, idempotency_key=f"sit-{user.pk}")
+    for n, won in enumerate([120, -40, 300, -10]):
+        hand_settle(table_id=3, deltas={signed_in.pk: won, rival.pk: -won}, idempotency_key=f"h{n}")
+    page = client.get(reverse("profile")).content.decode()
+    assert '<dd id="hands-played">4</dd>' in page
+    assert '<dd id="hands-won">2</dd>' in page
+    assert '<dd id="biggest-pot">300</dd>' in page
+    assert "table 3" in page
+
+
+# --- bans ---
+
+
+def test_a_banned_user_cannot_log_in_and_is_told_why(client, make_user, staff):
+    user = make_user(username="cheater")
+    ban_user(user=user, reason="multi-accounting", staff_user=staff)
+    response = log_in(client, "cheater")
+    assert response.status_code == 403
+    text = response.content.decode()
+    assert "This account is banned" in text and "multi-accounting" in text
+    assert not logged_in_user(client).is_authenticated
+
+
+def test_a_banned_user_with_a_wrong_password_learns_nothing(client, make_user, staff):
+    user = make_user(username="cheater")
+    ban_user(user=user, reason="secret reason", staff_user=staff)
+    text = log_in(client, "cheater", "wrong").content.decode()
+    assert "not correct" in text and "secret reason" not in text
+
+
+def test_a_ban_ends_an_open_session(client, make_user, staff):
+    user = make_user()
+    client.force_login(user)
+    assert client.get(reverse("profile")).status_code == 200
+    ban_user(user=user, reason="x", staff_user=staff)
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302 and response["Location"].startswith(LOGIN)
