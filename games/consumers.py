@@ -1,6 +1,29 @@
-"""WebSocket consumers: thin. Authenticate, parse, call a service, render."""
+"""WebSocket consumers: thin. Authenticate, parse, call the table service, render.
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+Messages in are what the htmx WebSocket extension sends for a form: a JSON object of the form's
+fields plus ``HEADERS``. Messages out are HTML: every region of the table as an out-of-band
+swap, built from the view for this socket's viewer and stamped with the table version.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+
+from games.live import service
+from games.live.store import StateError
+from games.live.views import build_view
+
+log = logging.getLogger(__name__)
+
+MOVES = {"dark", "decline", "fold", "pass", "call", "raise", "join", "skip"}
+COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync"}
+MAX_MESSAGE = 4096
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -16,3 +39,112 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         name = user.get_username() if user is not None and user.is_authenticated else None
         await self.send_json({"pong": True, "user": name})
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """One socket for one viewer (player or spectator) of one table."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = service.group_name(self.table_id)
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        try:
+            await service.load_table_state(self.table_id)
+        except service.Refused:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        service.ensure_clock()
+        await self.send_table()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # ------------------------------------------------------------ in
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            message = self._parse(text_data)
+            await self._dispatch(message)
+        except service.Refused as exc:
+            await self.send_table(error=str(exc))
+        except StateError:
+            log.exception("state store error on table %s", self.table_id)
+            await self.send_table(error="the table is busy; please try again")
+
+    def _parse(self, text: str | None) -> dict[str, Any]:
+        if text is None or len(text) > MAX_MESSAGE:
+            raise service.Refused("that message could not be read")
+        try:
+            message = json.loads(text)
+        except json.JSONDecodeError:
+            raise service.Refused("that message could not be read (not JSON)") from None
+        if not isinstance(message, dict):
+            raise service.Refused("that message could not be read (not a form)")
+        verb = message.get("verb")
+        if verb not in COMMANDS:
+            raise service.Refused(f"unknown command {str(verb)[:20]!r}")
+        table = message.get("table")
+        if table not in (None, "", self.table_id, str(self.table_id)):
+            raise service.Refused("that command was for another table")
+        return message
+
+    async def _dispatch(self, m: dict[str, Any]) -> None:
+        verb, user, tid = m["verb"], self.user, self.table_id
+        if verb == "sync":
+            await self.send_table()
+        elif verb in MOVES:
+            await service.table_act(
+                user=user,
+                table_id=tid,
+                verb=verb,
+                amount=m.get("amount"),
+                client_version=m.get("version"),
+                action_id=m.get("action_id"),
+                epoch=m.get("epoch") or None,
+            )
+        elif verb == "sit":
+            await service.table_sit(
+                user=user, table_id=tid, position=m.get("position"), buy_in=m.get("buy_in")
+            )
+        elif verb == "leave":
+            await service.table_leave(user=user, table_id=tid)
+        elif verb == "add":
+            await service.table_add_chips(user=user, table_id=tid, amount=m.get("amount"))
+        elif verb in ("sitout", "comeback"):
+            await service.table_sit_out(user=user, table_id=tid, sitting_out=verb == "sitout")
+        elif verb == "seed":
+            await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
+
+    # ------------------------------------------------------------ out
+
+    async def table_version(self, event: dict[str, Any]) -> None:
+        """The group hint: the table changed. Read it and render this viewer's view."""
+        await self.send_table()
+
+    async def send_table(self, *, error: str | None = None) -> None:
+        state = await service.load_table_state(self.table_id)
+        view = build_view(state.doc, user_id=self.user.pk, version=state.version)
+        html = render_regions(view=view, error=error)
+        await self.send(text_data=html)
+
+
+def render_regions(*, view: dict[str, Any], error: str | None = None) -> str:
+    stake = view["table"]["stake"]
+    my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
+    return render_to_string(
+        "games/table/_regions.html",
+        {
+            "v": view,
+            "error": error,
+            "my_seat": my_seat,
+            "user_is_authenticated": True,
+            "action_id": secrets.token_hex(8),
+            "buy_in": {"min": 20 * stake, "max": 100 * stake, "default": 50 * stake},
+        },
+    )

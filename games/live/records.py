@@ -1,0 +1,243 @@
+"""The database side of tables in play (synchronous; the service calls it through
+``database_sync_to_async``). Chips move only through the ledger services of accounts.
+
+Every function here is safe to run twice: settlement and cash-outs carry idempotency keys, and
+records are written with get-or-update, because the store and the database are two systems and a
+process may die between them. The caller repeats the step and gets the same outcome.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.services import (
+    LedgerError,
+    ensure_not_banned,
+    hand_settle,
+    seat_balance,
+    seat_buy_in,
+    seat_cash_out,
+)
+from games.engine.hand import Hand
+from games.engine.handfile import hand_file_of, hand_result
+from games.live.table import Refused, seat_entry
+from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
+
+
+def table_settings(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "stake": table.stake,
+        "seat_count": table.seat_count,
+        "dark_play": table.dark_play,
+        "turn_seconds": table.turn_seconds,
+        "status": table.status,
+        "private": table.private,
+        "practice": table.practice,
+    }
+
+
+def load_table(table_id: int) -> Table:
+    try:
+        return Table.objects.get(pk=table_id)
+    except Table.DoesNotExist:
+        raise Refused("there is no such table") from None
+
+
+def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
+    """The seat list of a table as the database has it, chips from the ledger."""
+    seats: list[dict[str, Any] | None] = [None] * table.seat_count
+    for seat in Seat.objects.filter(table=table).select_related("user"):
+        chips = seat_balance(user=seat.user, table_id=table.pk)
+        seats[seat.position] = seat_entry(
+            user_id=seat.user_id,
+            name=seat.user.get_username(),
+            chips=chips,
+            client_seed=seat.client_seed,
+            sitting_out=seat.sitting_out or chips < 2 * table.stake,
+        )
+    return seats
+
+
+# ---------------------------------------------------------------- seats
+
+
+def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[str, Any]:
+    """Take a free seat and buy in from the wallet (RULES.md §3: 20 S to 100 S)."""
+    table = load_table(table_id)
+    if table.status != Table.Status.OPEN:
+        raise Refused("this table is closed")
+    if not isinstance(position, int) or not 0 <= position < table.seat_count:
+        raise Refused("there is no such seat")
+    if not isinstance(buy_in, int) or not table.min_buy_in <= buy_in <= table.max_buy_in:
+        raise Refused(f"the buy-in is between {table.min_buy_in} and {table.max_buy_in} chips")
+    try:
+        ensure_not_banned(user=user)
+    except LedgerError as exc:
+        raise Refused(str(exc)) from None
+    try:
+        with transaction.atomic():
+            if Seat.objects.filter(table=table, user=user).exists():
+                raise Refused("you already have a seat at this table")
+            Seat.objects.create(table=table, user=user, position=position)
+            already = seat_balance(user=user, table_id=table.pk)
+            if already + buy_in > table.max_buy_in:
+                raise Refused(f"at most {table.max_buy_in} chips on a seat; you have {already} there")
+            seat_buy_in(user=user, table_id=table.pk, amount=buy_in, idempotency_key=f"sit:{uuid.uuid4()}")
+    except IntegrityError:
+        raise Refused("that seat was just taken") from None
+    except LedgerError as exc:
+        raise Refused(str(exc)) from None
+    chips = seat_balance(user=user, table_id=table.pk)
+    return seat_entry(user_id=user.pk, name=user.get_username(), chips=chips)
+
+
+def add_chips(*, user: User, table_id: int, amount: int) -> int:
+    table = load_table(table_id)
+    if not Seat.objects.filter(table=table, user=user).exists():
+        raise Refused("you are not seated at this table")
+    have = seat_balance(user=user, table_id=table.pk)
+    if not isinstance(amount, int) or amount <= 0:
+        raise Refused("add a positive whole number of chips")
+    if have + amount > table.max_buy_in:
+        raise Refused(f"at most {table.max_buy_in} chips on a seat; you have {have}")
+    try:
+        seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+    except LedgerError as exc:
+        raise Refused(str(exc)) from None
+    return seat_balance(user=user, table_id=table.pk)
+
+
+def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
+    """Cash the seat's chips out to the wallet and free the seat (idempotent by ``key``)."""
+    user = User.objects.get(pk=user_id)
+    with transaction.atomic():
+        if seat_balance(user=user, table_id=table_id) > 0:
+            seat_cash_out(user=user, table_id=table_id, idempotency_key=key)
+        Seat.objects.filter(table_id=table_id, user=user).delete()
+
+
+def save_seat_flags(*, user_id: int, table_id: int, **fields: Any) -> None:
+    Seat.objects.filter(table_id=table_id, user_id=user_id).update(**fields)
+
+
+# ---------------------------------------------------------------- hands
+
+
+def begin_hand_record(*, table_id: int, server_seed: str, seed_hash: str) -> tuple[int, datetime]:
+    """Number the next hand (the fair-deck nonce) and record that it is in play."""
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id).update(hands_started=F("hands_started") + 1)
+        number = Table.objects.values_list("hands_started", flat=True).get(pk=table_id)
+        started = timezone.now()
+        PlayedHand.objects.create(
+            table_id=table_id,
+            number=number,
+            status=PlayedHand.Status.IN_PLAY,
+            started_at=started,
+            server_seed=server_seed,
+            server_seed_hash=seed_hash,
+        )
+    return number, started
+
+
+def note_hand_seeds(*, table_id: int, number: int, client_seeds: list[str]) -> None:
+    PlayedHand.objects.filter(table_id=table_id, number=number).update(client_seeds=client_seeds)
+
+
+def abandon_hand_record(*, table_id: int, number: int) -> None:
+    """A numbered hand that never reached the store (the write lost a race)."""
+    PlayedHand.objects.filter(table_id=table_id, number=number, status=PlayedHand.Status.IN_PLAY).update(
+        status=PlayedHand.Status.CANCELLED, ended_at=timezone.now()
+    )
+
+
+def stored_hand(*, table_id: int, ended: dict[str, Any]) -> dict[str, Any]:
+    """The hand file of HAND_FORMAT.md with the site's extra keys."""
+    hand = Hand.from_json(ended["state"])
+    return {
+        **hand_file_of(hand),
+        "hand_id": f"{table_id}-{ended['number']}",
+        "table": table_id,
+        "started_at": ended["started_at"],
+        "server_seed_hash": ended["seed_hash"],
+        "server_seed": ended["server_seed"],
+        "client_seeds": ended["client_seeds"],
+        "nonce": ended["number"],
+        "result": hand_result(hand, refused=[]),
+    }
+
+
+def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
+    """One transaction: the ledger rows of the result, the stored hand, each player's row."""
+    hand = Hand.from_json(ended["state"])
+    number = ended["number"]
+    players: list[int] = ended["players"]
+    deltas = {uid: hand.chips[i] - hand.starting_chips[i] for i, uid in enumerate(players)}
+    with transaction.atomic():
+        record = PlayedHand.objects.select_for_update().filter(table_id=table_id, number=number).first()
+        if record is not None and record.status == PlayedHand.Status.FINISHED:
+            return  # settled already (a retry after a crash)
+        if any(deltas.values()):
+            hand_settle(
+                table_id=table_id,
+                deltas=deltas,
+                idempotency_key=f"hand:{table_id}:{number}",
+                memo=f"hand {number} at table {table_id}",
+            )
+        fields = {
+            "status": PlayedHand.Status.FINISHED,
+            "ended_at": timezone.now(),
+            "pot": hand.pot,
+            "winner_id": players[hand.winner],
+            "record": stored_hand(table_id=table_id, ended=ended),
+            "client_seeds": ended["client_seeds"],
+            "server_seed": ended["server_seed"],
+            "server_seed_hash": ended["seed_hash"],
+        }
+        if record is None:
+            record = PlayedHand.objects.create(
+                table_id=table_id, number=number, started_at=timezone.now(), **fields
+            )
+        else:
+            PlayedHand.objects.filter(pk=record.pk).update(**fields)
+        for i, uid in enumerate(players):
+            HandPlayer.objects.update_or_create(
+                hand=record,
+                user_id=uid,
+                defaults={
+                    "position": ended["positions"][i],
+                    "chips_before": hand.starting_chips[i],
+                    "chips_after": hand.chips[i],
+                    "won": i == hand.winner,
+                },
+            )
+
+
+def cancel_open_hands(*, table_id: int, reason: str, staff_user: User | None = None) -> list[int]:
+    """Hands in play that the store no longer has: cancelled; the ledger never moved for them."""
+    with transaction.atomic():
+        numbers = list(
+            PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.IN_PLAY).values_list(
+                "number", flat=True
+            )
+        )
+        if numbers:
+            PlayedHand.objects.filter(table_id=table_id, number__in=numbers).update(
+                status=PlayedHand.Status.CANCELLED, ended_at=timezone.now()
+            )
+            TableEvent.objects.create(
+                table_id=table_id,
+                kind=TableEvent.Kind.HAND_CANCELLED,
+                staff_user=staff_user,
+                reason=f"hand {', '.join(map(str, numbers))}: {reason}",
+            )
+    return numbers

@@ -1,0 +1,338 @@
+"""The table service: every change to a table in play goes through here.
+
+Each command is: check and write the database where chips or seats change (records.py, through
+the ledger), then change the table document with a pure function of table.py inside the store's
+compare-and-set (``retry_update``), then tell the table's channel group the new version. The group
+message is only a hint ("table N is at version V"); each consumer reads the state and renders
+its own viewer's view, so a dropped message costs nothing but a moment.
+
+The turn clock (one per process, ``ensure_clock``) calls ``handle_due`` for each deadline;
+``claim_due`` gives a deadline to one process only, and ``DueDeadline.matches`` makes a stale
+one (the player acted meanwhile) a no-op.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from accounts.models import User
+from games.engine.fairness import new_server_seed, seed_hash
+from games.live import records
+from games.live import table as t
+from games.live.clock import TurnClock
+from games.live.store import (
+    Deadline,
+    DueDeadline,
+    StateStore,
+    TableExists,
+    TableMissing,
+    Versioned,
+    get_state_store,
+    retry_update,
+)
+
+log = logging.getLogger(__name__)
+
+Refused = t.Refused
+MAX_CLIENT_SEED = 64
+
+
+def group_name(table_id: int) -> str:
+    return f"table.{table_id}"
+
+
+def _key(table_id: int) -> str:
+    return str(table_id)
+
+
+def _deadline(doc: t.Doc) -> Deadline | None:
+    timer = doc.get("timer")
+    return Deadline(at=float(timer["at"])) if timer else None
+
+
+async def _broadcast(table_id: int, state: Versioned) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(group_name(table_id), {"type": "table.version", "version": state.version})
+
+
+async def _update(
+    table_id: int, change: Callable[[Versioned], t.Doc | None], store: StateStore | None = None
+) -> Versioned:
+    """Apply a pure change to the table's document atomically, then announce the new version."""
+    store = store or get_state_store()
+
+    def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
+        doc = change(current)
+        return None if doc is None else (doc, _deadline(doc))
+
+    try:
+        state = await retry_update(store, _key(table_id), fn)
+    except TableMissing:
+        await load_table_state(table_id)
+        state = await retry_update(store, _key(table_id), fn)
+    await _broadcast(table_id, state)
+    return state
+
+
+# ---------------------------------------------------------------- loading and rebuilding
+
+
+async def load_table_state(table_id: int) -> Versioned:
+    """The table's state; rebuilt from the database when the store does not hold it.
+
+    A rebuild means the store lost the table (first use, Redis restarted or flushed): a hand
+    that was in play is cancelled, and as the ledger moves chips only when a hand is settled,
+    every seat has exactly what it had when that hand began.
+    """
+    store = get_state_store()
+    state = await store.get(_key(table_id))
+    if state is not None:
+        return state
+    doc, cancelled = await database_sync_to_async(_rebuild_doc)(table_id)
+    try:
+        state = await store.create(_key(table_id), doc, deadline=_deadline(doc))
+    except TableExists:
+        state = await store.get(_key(table_id))
+        assert state is not None
+    if cancelled:
+        log.warning("table %s rebuilt; hands %s cancelled", table_id, cancelled)
+    await _broadcast(table_id, state)
+    return state
+
+
+def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
+    table = records.load_table(table_id)
+    cancelled = records.cancel_open_hands(table_id=table_id, reason="the table was restarted")
+    doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
+    doc["epoch"] = secrets.token_hex(4)
+    if cancelled:
+        doc["notice"] = (
+            "The hand in play was cancelled (the table was restarted); every seat has its chips back."
+        )
+    t.schedule_start(doc, now=time.time())
+    return doc, cancelled
+
+
+# ---------------------------------------------------------------- seats
+
+
+async def table_sit(*, user: User, table_id: int, position: object, buy_in: object) -> Versioned:
+    position = _whole(position, "seat")
+    buy_in = _whole(buy_in, "buy-in")
+    await load_table_state(table_id)
+    entry = await database_sync_to_async(records.sit_down)(
+        user=user, table_id=table_id, position=position, buy_in=buy_in
+    )
+    now = time.time()
+    return await _update(table_id, lambda s: t.add_seat(s.doc, position=position, entry=entry, now=now))
+
+
+async def table_leave(*, user: User, table_id: int) -> Versioned:
+    state = await load_table_state(table_id)
+    pos = t.position_of(state.doc, user.pk)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
+        # Folded now or at their turn; cashed out when the hand is settled.
+        return await _update(table_id, lambda s: t.mark_leaving(s.doc, user_id=user.pk, now=time.time()))
+    await database_sync_to_async(records.leave_seat)(
+        user_id=user.pk, table_id=table_id, key=f"leave:{table_id}:{user.pk}:{secrets.token_hex(8)}"
+    )
+    return await _update(table_id, lambda s: t.remove_seat(s.doc, user_id=user.pk, now=time.time()))
+
+
+def _in_ended_hand(doc: t.Doc, user_id: int) -> bool:
+    return bool(doc.get("ended")) and user_id in doc["ended"]["players"]
+
+
+async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versioned:
+    amount = _whole(amount, "amount")
+    state = await load_table_state(table_id)
+    pos = t.position_of(state.doc, user.pk)
+    if pos is None:
+        raise Refused("you are not seated at this table")
+    if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
+        raise Refused("chips can be added between hands")
+    chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
+    return await _update(
+        table_id, lambda s: t.set_chips(s.doc, user_id=user.pk, chips=chips, now=time.time())
+    )
+
+
+async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Versioned:
+    state = await _update(
+        table_id,
+        lambda s: t.set_sitting_out(s.doc, user_id=user.pk, sitting_out=sitting_out, now=time.time()),
+    )
+    await database_sync_to_async(records.save_seat_flags)(
+        user_id=user.pk, table_id=table_id, sitting_out=sitting_out
+    )
+    return state
+
+
+async def table_set_client_seed(*, user: User, table_id: int, client_seed: object) -> Versioned:
+    if not isinstance(client_seed, str) or not 1 <= len(client_seed.strip()) <= MAX_CLIENT_SEED:
+        raise Refused(f"a client seed is 1 to {MAX_CLIENT_SEED} characters")
+    seed = client_seed.strip()
+    state = await _update(table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed))
+    await database_sync_to_async(records.save_seat_flags)(
+        user_id=user.pk, table_id=table_id, client_seed=seed
+    )
+    return state
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
+        return int(value.strip())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise Refused(f"the {what} must be a whole number")
+
+
+# ---------------------------------------------------------------- moves
+
+
+async def table_act(
+    *,
+    user: User,
+    table_id: int,
+    verb: str,
+    amount: object,
+    client_version: object,
+    action_id: object,
+    epoch: object = None,
+) -> Versioned:
+    """A player's decision. Stale versions are refused; a repeated action id is applied once."""
+    parsed = t.parse_amount(amount)
+    await load_table_state(table_id)
+
+    def change(current: Versioned) -> t.Doc | None:
+        if epoch is not None and epoch != current.doc.get("epoch"):
+            raise Refused("the table was restarted since you acted; here it is as it is now")
+        if not t.check_command(
+            current.doc, version=current.version, client_version=client_version, action_id=action_id
+        ):
+            return None  # already applied
+        return t.apply_move(
+            current.doc, user_id=user.pk, verb=verb, amount=parsed, now=time.time(), action_id=str(action_id)
+        )
+
+    state = await _update(table_id, change)
+    if state.doc.get("ended"):
+        state = await settle(table_id=table_id)
+    return state
+
+
+async def settle(*, table_id: int) -> Versioned:
+    """Write the ended hand to the database, then free the seats of those who left."""
+    store = get_state_store()
+    state = await store.get(_key(table_id))
+    if state is None or not state.doc.get("ended"):
+        return state or await load_table_state(table_id)
+    ended = state.doc["ended"]
+    await database_sync_to_async(records.settle_hand)(table_id=table_id, ended=ended)
+    leavers = [s["user_id"] for s in state.doc["seats"] if s and s["leaving"]]
+    for user_id in leavers:
+        await database_sync_to_async(records.leave_seat)(
+            user_id=user_id, table_id=table_id, key=f"leave:{table_id}:{user_id}:after:{ended['number']}"
+        )
+    number = ended["number"]
+
+    def change(current: Versioned) -> t.Doc | None:
+        if not current.doc.get("ended") or current.doc["ended"]["number"] != number:
+            return None
+        return t.mark_settled(current.doc, now=time.time(), left=leavers)
+
+    return await _update(table_id, change)
+
+
+async def start_next_hand(*, table_id: int) -> Versioned:
+    state = await load_table_state(table_id)
+    if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
+        return state
+    seed = new_server_seed()
+    number, started = await database_sync_to_async(records.begin_hand_record)(
+        table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed)
+    )
+    started_at = started.isoformat()
+
+    def change(current: Versioned) -> t.Doc | None:
+        if current.doc["hand"] or current.doc["ended"]:
+            return None
+        return t.start_hand(
+            current.doc, number=number, now=time.time(), started_at=started_at, server_seed=seed
+        )
+
+    state = await _update(table_id, change)
+    hand = state.doc.get("hand")
+    if hand and hand["number"] == number:
+        await database_sync_to_async(records.note_hand_seeds)(
+            table_id=table_id, number=number, client_seeds=hand["client_seeds"]
+        )
+    else:
+        await database_sync_to_async(records.abandon_hand_record)(table_id=table_id, number=number)
+    return state
+
+
+# ---------------------------------------------------------------- the clock
+
+
+async def handle_due(due: DueDeadline) -> None:
+    """A deadline fired: a turn ran out, the next hand is due, or a result waits to be settled."""
+    table_id = int(due.table_id)
+    store = get_state_store()
+    current = await store.get(due.table_id)
+    if not due.matches(current):
+        return
+    assert current is not None
+    kind = (current.doc.get("timer") or {}).get("kind")
+    if kind == "turn":
+
+        def change(state: Versioned) -> t.Doc | None:
+            if not due.matches(state):
+                return None
+            return t.apply_timeout(state.doc, now=time.time())
+
+        state = await _update(table_id, change)
+        if state.doc.get("ended"):
+            await settle(table_id=table_id)
+    elif kind == "settle":
+        await settle(table_id=table_id)
+    elif kind == "start":
+        await start_next_hand(table_id=table_id)
+
+
+_clocks: dict[int, TurnClock] = {}
+
+
+def ensure_clock() -> TurnClock:
+    """Start this process's turn clock on the running loop, once."""
+    loop = asyncio.get_running_loop()
+    clock = _clocks.get(id(loop))
+    if clock is None or not clock.running:
+        clock = TurnClock(get_state_store(), handle_due, poll_interval=0.25)
+        clock.start()
+        _clocks[id(loop)] = clock
+    return clock
+
+
+async def stop_clocks() -> None:
+    for clock in list(_clocks.values()):
+        await clock.stop()
+    _clocks.clear()
+
+
+def table_view(doc: t.Doc, *, user_id: int | None, version: int) -> dict[str, Any]:
+    """What one viewer may see of the table (see views.py for the shape)."""
+    from games.live.views import build_view
+
+    return build_view(doc, user_id=user_id, version=version)

@@ -1,0 +1,137 @@
+"""What one viewer may see of a table: built from the engine's view for their seat.
+
+Hidden cards never leave the server: a card is put into the view only when the engine's view for
+this viewer holds it (own cards, hands shown at a showdown) or it was shown at the showdown of the
+last hand. Templates get only this dict, so nothing can be hidden with CSS by mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from games.engine.hand import BETTING, DARK, JOIN
+from games.live.table import Doc, hand_of, position_of
+
+RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def card_view(card: int) -> dict[str, Any]:
+    rank, suit = RANKS[card % 8], SUITS[card // 8]
+    return {
+        "text": rank + suit,
+        "rank": rank,
+        "suit": suit,
+        "symbol": SUIT_SYMBOLS[suit],
+        "red": suit in ("D", "H"),
+        "label": f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}",
+    }
+
+
+def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]:
+    hand = hand_of(doc)
+    info = doc["hand"]
+    my_pos = position_of(doc, user_id) if user_id is not None else None
+    my_index = info["positions"].index(my_pos) if hand and my_pos in info["positions"] else None
+    engine = hand.view_for(my_index) if hand else None
+    by_pos = {info["positions"][p["seat"]]: p for p in engine["players"]} if engine else {}
+    last = doc.get("last")
+    to_act_pos = info["positions"][hand.to_act] if hand and hand.to_act is not None else None
+    seats = []
+    for pos, seat in enumerate(doc["seats"]):
+        if seat is None:
+            seats.append({"position": pos, "empty": True})
+            continue
+        player = by_pos.get(pos)
+        cards = None
+        points = None
+        if player is not None and player["cards"] is not None:
+            cards, points = player["cards"], player["points"]
+            if pos == my_pos and points is None:
+                points = engine["own_points"]
+        elif hand is None and last and str(pos) in last["cards"]:
+            cards, points = last["cards"][str(pos)], last["points"][str(pos)]
+        seats.append(
+            {
+                "position": pos,
+                "empty": False,
+                "name": seat["name"],
+                "user_id": seat["user_id"],
+                "chips": player["chips"] if player else seat["chips"],
+                "bet": player["bet"] if player else 0,
+                "in_hand": bool(player and player["in_hand"]),
+                "has_cards": bool(player and player["has_cards"] and player["in_hand"]),
+                "cards": [card_view(c) for c in cards] if cards else None,
+                "points": points,
+                "is_me": pos == my_pos,
+                "is_dealer": pos == doc["dealer"],
+                "to_act": pos == to_act_pos,
+                "sitting_out": seat["sitting_out"],
+                "leaving": seat["leaving"],
+                "won": hand is None and last is not None and last["winner"] == pos,
+            }
+        )
+    view: dict[str, Any] = {
+        "version": version,
+        "epoch": doc.get("epoch", ""),
+        "table": doc["table"],
+        "seats": seats,
+        "my_position": my_pos,
+        "seated": my_pos is not None,
+        "hand": None,
+        "last": _last_view(doc) if last else None,
+        "timer": doc.get("timer"),
+        "log": list(doc["log"]),
+        "notice": doc.get("notice"),
+        "actions": None,
+    }
+    if hand is not None:
+        view["hand"] = {
+            "number": info["number"],
+            "seed_hash": info["seed_hash"],
+            "phase": hand.phase,
+            "pot": hand.pot,
+            "target": hand.target,
+            "svaras": hand.svaras,
+            "to_act": to_act_pos,
+            "join_fee": hand.join_fee or None,
+        }
+        legal = hand.legal()
+        if legal is not None and my_index is not None and legal.seat == my_index:
+            view["actions"] = _actions(hand, legal)
+    return view
+
+
+def _actions(hand, legal) -> dict[str, Any]:
+    stake = hand.stake
+    actions: dict[str, Any] = {"verbs": list(legal.verbs), "phase": hand.phase}
+    if hand.phase == DARK:
+        actions["dark_amount"] = legal.dark_amount
+    if hand.phase == JOIN:
+        actions["join_fee"] = legal.join_fee
+    if hand.phase == BETTING:
+        actions["to_call"] = legal.to_call
+        actions["call_to"] = hand.target
+        actions["pass"] = hand.target == 0
+        if legal.raise_range:
+            low, high = legal.raise_range
+            quick = []
+            for label, factor in (("x2", 2), ("x5", 5), ("x10", 10)):
+                amount = min(max(low, hand.target * factor if hand.target else stake * factor), high)
+                quick.append({"label": label, "amount": amount})
+            quick.append({"label": "MAX", "amount": high})
+            actions["raise"] = {"min": low, "max": high, "step": stake, "quick": quick}
+    return actions
+
+
+def _last_view(doc: Doc) -> dict[str, Any]:
+    last = doc["last"]
+    winner = doc["seats"][last["winner"]] if last["winner"] is not None else None
+    return {
+        "number": last["number"],
+        "seed_hash": last["seed_hash"],
+        "server_seed": last["server_seed"],
+        "client_seeds": last["client_seeds"],
+        "pot": last["pot"],
+        "winner_name": winner["name"] if winner else None,
+    }

@@ -1,0 +1,164 @@
+"""Tables, seats and stored hands.
+
+Chips on a seat live in the ledger (the seat's account, accounts.services); a Seat row says only
+who sits where and how. A table in play lives in the state store (games.live); these rows are what
+it is rebuilt from when the store loses it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+STAKES = (10, 50, 200, 1000)
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "open"
+        CLOSED = "closed", "closed"
+
+    name = models.CharField(max_length=60)
+    stake = models.PositiveIntegerField(choices=[(s, f"{s}") for s in STAKES])
+    seat_count = models.PositiveSmallIntegerField(
+        default=MIN_SEATS, validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)]
+    )
+    dark_play = models.BooleanField(default=True)
+    turn_seconds = models.PositiveSmallIntegerField(
+        default=30, validators=[MinValueValidator(5), MaxValueValidator(120)]
+    )
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=40, unique=True, default=new_invite_code, editable=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    practice = models.BooleanField(default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    hands_started = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(stake__in=STAKES), name="table_stake_allowed"),
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=MIN_SEATS) & Q(seat_count__lte=MAX_SEATS),
+                name="table_seat_count_2_6",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} (#{self.pk}, stake {self.stake})"
+
+    @property
+    def min_buy_in(self) -> int:
+        return 20 * self.stake
+
+    @property
+    def max_buy_in(self) -> int:
+        return 100 * self.stake
+
+    @property
+    def default_buy_in(self) -> int:
+        return 50 * self.stake
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_rows")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(validators=[MaxValueValidator(MAX_SEATS - 1)])
+    sitting_out = models.BooleanField(default=False)
+    client_seed = models.CharField(max_length=64, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_player_per_table"),
+            models.UniqueConstraint(fields=["table", "position"], name="one_player_per_seat"),
+        ]
+        ordering = ["table", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table_id}:{self.position}"
+
+
+class PlayedHand(models.Model):
+    """A hand, stored as the hand file of HAND_FORMAT.md with its seeds and result.
+
+    The row is made when the hand starts (status in play, holding the secret seed so a hand
+    cancelled by a lost store can still be checked) and completed when it is settled. The seed
+    is shown to players only once the status is no longer in play.
+    """
+
+    class Status(models.TextChoices):
+        IN_PLAY = "in_play", "in play"
+        FINISHED = "finished", "finished"
+        CANCELLED = "cancelled", "cancelled"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    server_seed_hash = models.CharField(max_length=64)
+    server_seed = models.CharField(max_length=64)
+    pot = models.PositiveIntegerField(default=0)
+    winner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    client_seeds = models.JSONField(default=list)
+    record = models.JSONField(
+        default=dict, blank=True, help_text="the stored hand file, with seeds and result"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_record_per_hand")]
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} at table {self.table_id} ({self.status})"
+
+
+class HandPlayer(models.Model):
+    """One player's part in a stored hand: for "my hands" and the profile's figures."""
+
+    hand = models.ForeignKey(PlayedHand, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hand_rows")
+    position = models.PositiveSmallIntegerField()
+    chips_before = models.PositiveIntegerField()
+    chips_after = models.PositiveIntegerField()
+    won = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_row_per_player_per_hand")]
+
+
+class TableEvent(models.Model):
+    """Something done to a table by staff or by the room itself, with who and why."""
+
+    class Kind(models.TextChoices):
+        CLOSED = "closed", "table closed"
+        REMOVED = "removed", "player removed"
+        HAND_CANCELLED = "hand_cancelled", "hand cancelled"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
