@@ -124,8 +124,13 @@ def schedule_start(doc: Doc, *, now: float, delay: float = START_DELAY) -> None:
 
 
 def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_seed: str | None = None) -> Doc:
-    """Deal a new hand (the start timer fired). ``number`` comes from the database (the nonce)."""
+    """Deal a new hand (the start timer fired). ``number`` comes from the database (the nonce).
+
+    ``stacked_decks`` in the document (put there only by the test hook, games.live.testing)
+    replace the fair decks of this one hand.
+    """
     doc = copy.deepcopy(doc)
+    stacked = doc.pop("stacked_decks", None) or []
     if doc["hand"] or doc["ended"]:
         raise Refused("a hand is already in play")
     positions = ready_positions(doc)
@@ -148,6 +153,7 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         chips=[doc["seats"][p]["chips"] for p in positions],
         dealer=positions.index(dealer),
         dark_play=doc["table"]["dark_play"],
+        decks=stacked,
         seeds={"server_seed": seed, "client_seeds": client_seeds, "nonce": number},
     )
     doc["dealer"] = dealer
