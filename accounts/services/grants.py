@@ -23,7 +23,14 @@ from django.utils import timezone
 from accounts.models import LedgerAccount, LedgerTransaction, User
 from accounts.services.bans import ensure_not_banned
 from accounts.services.errors import GrantNotAvailable
-from accounts.services.posting import check_user, house_account, lock_accounts, post, wallet_account
+from accounts.services.posting import (
+    check_user,
+    house_account,
+    lock_accounts,
+    open_wallet_account,
+    post,
+    wallet_account,
+)
 
 SIGNUP_BONUS = 1_000
 DAILY_BONUS = 500
@@ -40,8 +47,7 @@ def grant_signup_bonus(*, user: User) -> LedgerTransaction:
     user = check_user(user)
     with transaction.atomic():
         house = house_account()
-        wallet = wallet_account(user=user, create=True)
-        assert wallet is not None
+        wallet = open_wallet_account(user=user)
         txn, _ = post(
             kind=Kind.SIGNUP_BONUS,
             idempotency_key=f"grant:signup:{user.pk}",
@@ -102,8 +108,7 @@ def wallet_claim_daily_bonus(*, user: User, now: datetime | None = None) -> Ledg
     now = now or timezone.now()
     with transaction.atomic():
         house = house_account()
-        wallet = wallet_account(user=user, create=True)
-        assert wallet is not None
+        wallet = open_wallet_account(user=user)
         lock_accounts([house, wallet])
         last = _last_grant(kind=Kind.DAILY_BONUS, wallet=wallet)
         if last is not None and now < last.created_at + DAILY_BONUS_INTERVAL:
@@ -130,8 +135,7 @@ def wallet_claim_refill(*, user: User, now: datetime | None = None) -> LedgerTra
     now = now or timezone.now()
     with transaction.atomic():
         house = house_account()
-        wallet = wallet_account(user=user, create=True)
-        assert wallet is not None
+        wallet = open_wallet_account(user=user)
         seats = list(LedgerAccount.objects.filter(kind=LedgerAccount.Kind.SEAT, user=user))
         # Seats are locked too: chips at a table count, and a settling hand must not slip in between.
         locked = lock_accounts([house, wallet, *seats])
@@ -171,7 +175,7 @@ def grant_status(*, user: User, now: datetime | None = None) -> GrantStatus:
     """What the profile page shows next to the claim buttons (advisory; the claims re-check)."""
     user = check_user(user)
     now = now or timezone.now()
-    wallet = wallet_account(user=user, create=False)
+    wallet = wallet_account(user=user)
     held = sum(
         LedgerAccount.objects.filter(user=user)
         .exclude(kind=LedgerAccount.Kind.HOUSE)

@@ -27,10 +27,11 @@ from accounts.services.posting import (
     check_table_id,
     check_user,
     house_account,
+    open_seat_account,
+    open_wallet_account,
     post,
     seat_account,
     seat_key,
-    wallet_account,
     wallet_key,
 )
 
@@ -61,9 +62,8 @@ def seat_buy_in(*, user: User, table_id: int, amount: int, idempotency_key: str)
     idempotency_key = check_key(idempotency_key)
     ensure_not_banned(user=user)
     with transaction.atomic():
-        wallet = wallet_account(user=user, create=True)
-        seat = seat_account(user=user, table_id=table_id, create=True)
-        assert wallet is not None and seat is not None
+        wallet = open_wallet_account(user=user)
+        seat = open_seat_account(user=user, table_id=table_id)
         txn, _ = post(
             kind=Kind.BUY_IN,
             idempotency_key=idempotency_key,
@@ -86,11 +86,10 @@ def seat_cash_out(
         amount = check_amount(amount)
     idempotency_key = check_key(idempotency_key)
     with transaction.atomic():
-        seat = seat_account(user=user, table_id=table_id, create=False)
+        seat = seat_account(user=user, table_id=table_id)
         if seat is None:
             raise UnknownAccount(f"{user} has no chips at table {table_id}: there is no seat to cash out.")
-        wallet = wallet_account(user=user, create=True)
-        assert wallet is not None
+        wallet = open_wallet_account(user=user)
 
         def legs_for(locked: dict[int, LedgerAccount]) -> dict[int, int]:
             moved = locked[seat.pk].balance if amount is None else amount
@@ -184,8 +183,7 @@ def wallet_adjust(
     key = check_key(idempotency_key) if idempotency_key is not None else f"adjust:{uuid.uuid4().hex}"
     with transaction.atomic():
         house = house_account()
-        wallet = wallet_account(user=user, create=True)
-        assert wallet is not None
+        wallet = open_wallet_account(user=user)
         txn, _ = post(
             kind=Kind.ADJUST,
             idempotency_key=key,

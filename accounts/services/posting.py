@@ -88,9 +88,12 @@ def house_account() -> LedgerAccount:
     return account
 
 
-def wallet_account(*, user: User, create: bool) -> LedgerAccount | None:
-    if not create:
-        return LedgerAccount.objects.filter(key=wallet_key(user.pk)).first()
+def wallet_account(*, user: User) -> LedgerAccount | None:
+    return LedgerAccount.objects.filter(key=wallet_key(user.pk)).first()
+
+
+def open_wallet_account(*, user: User) -> LedgerAccount:
+    """The user's wallet, created empty on first use."""
     # Checked first: a deferred foreign key would otherwise fail only at commit.
     if not User.objects.filter(pk=user.pk).exists():
         raise UnknownAccount(f"User id {user.pk} does not exist.")
@@ -100,12 +103,15 @@ def wallet_account(*, user: User, create: bool) -> LedgerAccount | None:
     return account
 
 
-def seat_account(*, user: User, table_id: int, create: bool) -> LedgerAccount | None:
-    key = seat_key(user_id=user.pk, table_id=table_id)
-    if not create:
-        return LedgerAccount.objects.filter(key=key).first()
+def seat_account(*, user: User, table_id: int) -> LedgerAccount | None:
+    return LedgerAccount.objects.filter(key=seat_key(user_id=user.pk, table_id=table_id)).first()
+
+
+def open_seat_account(*, user: User, table_id: int) -> LedgerAccount:
+    """The user's seat account at the table, created empty on first buy-in."""
     account, _ = LedgerAccount.objects.get_or_create(
-        key=key, defaults={"kind": LedgerAccount.Kind.SEAT, "user": user, "table_id": table_id}
+        key=seat_key(user_id=user.pk, table_id=table_id),
+        defaults={"kind": LedgerAccount.Kind.SEAT, "user": user, "table_id": table_id},
     )
     return account
 

@@ -91,6 +91,17 @@ def test_failed_logins_are_rate_limited(client, make_user):
     assert not logged_in_user(client).is_authenticated
 
 
+def test_failed_logins_from_one_address_are_rate_limited(client, make_user):
+    # ACCOUNT_RATE_LIMITS: 10 failures per minute per IP address, whichever names are tried.
+    make_user(username="real")
+    for n in range(10):
+        assert "not correct" in log_in(client, f"nobody{n}", "guess").content.decode()
+    blocked = log_in(client, "real", PASSWORD)
+    assert "Too many failed login attempts" in blocked.content.decode()
+    other_address = log_in(client.__class__(REMOTE_ADDR="10.1.2.3"), "real", PASSWORD)
+    assert other_address.status_code == 302
+
+
 def test_allauth_pages_use_the_site_layout(client):
     for url in (LOGIN, "/accounts/signup/", "/accounts/password/reset/"):
         page = client.get(url).content.decode()
