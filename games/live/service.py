@@ -45,8 +45,18 @@ Refused = t.Refused
 MAX_CLIENT_SEED = 64
 
 
+LOBBY_GROUP = "lobby"
+
+
 def group_name(table_id: int) -> str:
     return f"table.{table_id}"
+
+
+async def notify_lobby(table_id: int) -> None:
+    """Seats changed at a table: the lobby's list of tables is out of date (a hint, like the rest)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(LOBBY_GROUP, {"type": "lobby.changed", "table_id": table_id})
 
 
 def _key(table_id: int) -> str:
@@ -133,7 +143,9 @@ async def table_sit(*, user: User, table_id: int, position: object, buy_in: obje
         user=user, table_id=table_id, position=position, buy_in=buy_in
     )
     now = time.time()
-    return await _update(table_id, lambda s: t.add_seat(s.doc, position=position, entry=entry, now=now))
+    state = await _update(table_id, lambda s: t.add_seat(s.doc, position=position, entry=entry, now=now))
+    await notify_lobby(table_id)
+    return state
 
 
 async def table_leave(*, user: User, table_id: int) -> Versioned:
@@ -147,7 +159,9 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
     await database_sync_to_async(records.leave_seat)(
         user_id=user.pk, table_id=table_id, key=f"leave:{table_id}:{user.pk}:{secrets.token_hex(8)}"
     )
-    return await _update(table_id, lambda s: t.remove_seat(s.doc, user_id=user.pk, now=time.time()))
+    state = await _update(table_id, lambda s: t.remove_seat(s.doc, user_id=user.pk, now=time.time()))
+    await notify_lobby(table_id)
+    return state
 
 
 def _in_ended_hand(doc: t.Doc, user_id: int) -> bool:
@@ -252,7 +266,10 @@ async def settle(*, table_id: int) -> Versioned:
             return None
         return t.mark_settled(current.doc, now=time.time(), left=leavers)
 
-    return await _update(table_id, change)
+    state = await _update(table_id, change)
+    if leavers:
+        await notify_lobby(table_id)
+    return state
 
 
 async def start_next_hand(*, table_id: int) -> Versioned:
