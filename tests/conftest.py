@@ -39,3 +39,20 @@ def postgres_db(settings) -> None:
 
     if connection.vendor != "postgresql":
         service_missing("needs PostgreSQL: set DATABASE_URL=postgres://...")
+
+
+@pytest.fixture(autouse=True)
+def isolated_live_state(settings):
+    """Each test gets its own live-state key prefix and a fresh memory store.
+
+    Table ids restart with every test database, while Redis outlives test runs: without this a
+    test could read a table left in the store by an earlier test or run.
+    """
+    import uuid
+
+    import games.live.store as store_module
+
+    settings.LIVE_STATE_PREFIX = f"svara:test:{uuid.uuid4().hex}:"
+    store_module._memory_store = None
+    yield
+    store_module._memory_store = None

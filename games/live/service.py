@@ -75,9 +75,17 @@ async def _broadcast(table_id: int, state: Versioned) -> None:
 
 
 async def _update(
-    table_id: int, change: Callable[[Versioned], t.Doc | None], store: StateStore | None = None
+    table_id: int,
+    change: Callable[[Versioned], t.Doc | None],
+    store: StateStore | None = None,
+    *,
+    settle_ended: bool = True,
 ) -> Versioned:
-    """Apply a pure change to the table's document atomically, then announce the new version."""
+    """Apply a pure change to the table's document atomically, then announce the new version.
+
+    A change that ended the hand (a call, a fold, a timeout, a player leaving) is settled in the
+    database right after, whatever caused it.
+    """
     store = store or get_state_store()
 
     def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
@@ -90,6 +98,8 @@ async def _update(
         await load_table_state(table_id)
         state = await retry_update(store, _key(table_id), fn)
     await _broadcast(table_id, state)
+    if settle_ended and state.doc.get("ended"):
+        state = await settle(table_id=table_id)
     return state
 
 
@@ -240,10 +250,7 @@ async def table_act(
             current.doc, user_id=user.pk, verb=verb, amount=parsed, now=time.time(), action_id=str(action_id)
         )
 
-    state = await _update(table_id, change)
-    if state.doc.get("ended"):
-        state = await settle(table_id=table_id)
-    return state
+    return await _update(table_id, change)
 
 
 async def settle(*, table_id: int) -> Versioned:
@@ -266,7 +273,7 @@ async def settle(*, table_id: int) -> Versioned:
             return None
         return t.mark_settled(current.doc, now=time.time(), left=leavers)
 
-    state = await _update(table_id, change)
+    state = await _update(table_id, change, settle_ended=False)
     if leavers:
         await notify_lobby(table_id)
     return state
@@ -319,33 +326,36 @@ async def handle_due(due: DueDeadline) -> None:
                 return None
             return t.apply_timeout(state.doc, now=time.time())
 
-        state = await _update(table_id, change)
-        if state.doc.get("ended"):
-            await settle(table_id=table_id)
+        await _update(table_id, change)
     elif kind == "settle":
         await settle(table_id=table_id)
     elif kind == "start":
         await start_next_hand(table_id=table_id)
 
 
-_clocks: dict[int, TurnClock] = {}
+_clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock]] = {}
 
 
 def ensure_clock() -> TurnClock:
-    """Start this process's turn clock on the running loop, once."""
+    """Start this process's turn clock on the running loop, once (consumers call it on connect)."""
     loop = asyncio.get_running_loop()
-    clock = _clocks.get(id(loop))
-    if clock is None or not clock.running:
+    entry = _clocks.get(id(loop))
+    if entry is None or entry[0] is not loop or not entry[1].running:
         clock = TurnClock(get_state_store(), handle_due, poll_interval=0.25)
         clock.start()
-        _clocks[id(loop)] = clock
-    return clock
+        _clocks[id(loop)] = (loop, clock)
+        return clock
+    return entry[1]
 
 
 async def stop_clocks() -> None:
-    for clock in list(_clocks.values()):
-        await clock.stop()
-    _clocks.clear()
+    """Stop the clock of the running loop, and forget clocks whose loops have closed."""
+    loop = asyncio.get_running_loop()
+    for key, (owner, clock) in list(_clocks.items()):
+        if owner is loop:
+            await clock.stop()
+        if owner is loop or owner.is_closed():
+            del _clocks[key]
 
 
 def table_view(doc: t.Doc, *, user_id: int | None, version: int) -> dict[str, Any]:

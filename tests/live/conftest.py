@@ -60,3 +60,12 @@ async def make_store(request: pytest.FixtureRequest, redis_prefix: str) -> Async
 @pytest.fixture
 def store(make_store: MakeStore) -> StateStore:
     return make_store()
+
+
+@pytest.fixture(autouse=True)
+async def stop_turn_clocks() -> AsyncIterator[None]:
+    """A test that connects a table socket starts this loop's turn clock: stop it with the test."""
+    yield
+    from games.live import service
+
+    await service.stop_clocks()

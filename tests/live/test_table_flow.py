@@ -13,12 +13,6 @@ from tests.live.tablekit import connect, make_player, make_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-async def clean_clocks():
-    yield
-    await service.stop_clocks()
-
-
 async def test_two_players_sit_and_play_a_hand_to_the_end():
     ann = await sync_to_async(make_player)("ann")
     bob = await sync_to_async(make_player)("bob")
