@@ -333,17 +333,53 @@ async def handle_due(due: DueDeadline) -> None:
         await start_next_hand(table_id=table_id)
 
 
-_clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock]] = {}
+OVERDUE_GRACE = 5.0  # seconds past a deadline before the sweep fires it itself
+SWEEP_EVERY = 5.0
+
+_clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock, asyncio.Task]] = {}
+
+
+async def sweep_overdue(*, now: float | None = None) -> int:
+    """Fire deadlines that are well past due but were never handled.
+
+    ``claim_due`` removes a deadline before its handler runs, so a process that dies in between
+    loses it; the table's state still carries it. Handling it again is safe: the handlers check
+    that the state still carries that deadline, inside the compare-and-set.
+    """
+    store = get_state_store()
+    now = time.time() if now is None else now
+    fired = 0
+    for table_id in await store.table_ids():
+        current = await store.get(table_id)
+        deadline = current.deadline if current else None
+        if deadline is None or deadline.version is None or deadline.at > now - OVERDUE_GRACE:
+            continue
+        await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
+        fired += 1
+    return fired
+
+
+async def _sweep_forever() -> None:
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await sweep_overdue()
+        except Exception:  # the sweep must outlive a bad table or a store hiccup
+            log.exception("sweep of overdue deadlines failed")
 
 
 def ensure_clock() -> TurnClock:
-    """Start this process's turn clock on the running loop, once (consumers call it on connect)."""
+    """Start this process's turn clock (and its sweep) on the running loop, once.
+
+    Consumers call it on connect; ``manage.py run_table_clock`` runs it without any socket.
+    """
     loop = asyncio.get_running_loop()
     entry = _clocks.get(id(loop))
     if entry is None or entry[0] is not loop or not entry[1].running:
         clock = TurnClock(get_state_store(), handle_due, poll_interval=0.25)
         clock.start()
-        _clocks[id(loop)] = (loop, clock)
+        sweeper = loop.create_task(_sweep_forever(), name="deadline-sweep")
+        _clocks[id(loop)] = (loop, clock, sweeper)
         return clock
     return entry[1]
 
@@ -351,8 +387,9 @@ def ensure_clock() -> TurnClock:
 async def stop_clocks() -> None:
     """Stop the clock of the running loop, and forget clocks whose loops have closed."""
     loop = asyncio.get_running_loop()
-    for key, (owner, clock) in list(_clocks.items()):
+    for key, (owner, clock, sweeper) in list(_clocks.items()):
         if owner is loop:
+            sweeper.cancel()
             await clock.stop()
         if owner is loop or owner.is_closed():
             del _clocks[key]

@@ -230,3 +230,22 @@ async def test_lost_store_cancels_the_hand_and_every_seat_keeps_its_chips():
     record = await sync_to_async(PlayedHand.objects.get)(table=table, number=1)
     assert record.status == "cancelled"
     await sync_to_async(audit_clean)()
+
+
+async def test_a_deadline_claimed_by_a_process_that_died_is_fired_by_the_sweep():
+    table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False, turn_seconds=1)
+    state = await service.start_next_hand(table_id=table.pk)
+    first = await to_act(table)
+    # A process claims the turn deadline and dies before handling it.
+    claimed = await get_state_store().claim_due(now=state.deadline.at + 10)
+    assert [c.table_id for c in claimed] == [str(table.pk)]
+    assert await service.sweep_overdue(now=state.deadline.at + 1) == 0  # not overdue enough yet
+    assert await service.sweep_overdue(now=state.deadline.at + 10) == 1
+    state = await service.load_table_state(table.pk)
+    seat = next(s for s in state.doc["seats"] if s and s["user_id"] == first)
+    assert seat["timeouts"] == 1
+    assert state.doc["hand"] is None  # heads-up: the timeout folded the hand
+    # Sweeping again changes nothing: the state no longer carries that deadline.
+    version = state.version
+    await service.sweep_overdue(now=state.deadline.at - 100 if state.deadline else 0)
+    assert (await service.load_table_state(table.pk)).version == version
