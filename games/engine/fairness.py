@@ -16,6 +16,7 @@ sampling, so there is no modulo bias. The module uses ``secrets`` and ``hashlib`
 from __future__ import annotations
 
 import hashlib
+import operator
 import re
 import secrets
 import struct
@@ -183,8 +184,15 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
     prefix = _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal)
     stream = _WordStream(key=key, prefix=prefix, blocks=_FIRST_BLOCKS)
     words = stream.words
-    used = 0
+    sizes, limits = _split_draws()
     deck = list(DECK)
+    if all(map(operator.lt, words, limits)):
+        # No word rejected (all but about one shuffle in 20 million): word k is draw k, and the
+        # comparisons and remainders run in C. The same result as the general loop below.
+        for n, j in zip(sizes, map(operator.mod, words, sizes)):
+            deck[n - 1], deck[j] = deck[j], deck[n - 1]
+        return deck
+    used = 0
     for n, limit in _DRAWS:
         # i = n - 1 is the position being filled, from the bottom of the deck up.
         while True:
@@ -197,6 +205,17 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
         j = value % n
         deck[n - 1], deck[j] = deck[j], deck[n - 1]
     return deck
+
+
+_split_cache: tuple[object, tuple[int, ...], tuple[int, ...]] = (None, (), ())
+
+
+def _split_draws() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``_DRAWS`` as two tuples (sizes, limits) for ``map``; recomputed if ``_DRAWS`` is replaced."""
+    global _split_cache
+    if _split_cache[0] is not _DRAWS:
+        _split_cache = (_DRAWS, tuple(n for n, _ in _DRAWS), tuple(limit for _, limit in _DRAWS))
+    return _split_cache[1], _split_cache[2]
 
 
 def _deck_name(index: int) -> str:

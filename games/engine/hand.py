@@ -330,10 +330,11 @@ class Hand:
         for _ in range(count):
             seat = self._next_in(seat)
             order.append(seat)
-        for seat in range(len(self.names)):
-            self.cards[seat] = []
-        for i in range(3 * count):
-            self.cards[order[i % count]].append(deck[i])
+        # Card i goes to the (i mod count)-th player from left of the dealer: a stride slice.
+        cards = [[] for _ in self.names]
+        for k, seat in enumerate(order):
+            cards[seat] = deck[k : 3 * count : count]
+        self.cards = cards
         self.phase = BETTING
         self.points = {}
         self.acted = [False] * len(self.names)

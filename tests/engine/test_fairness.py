@@ -353,6 +353,7 @@ def test_never_uses_random_and_stays_pure() -> None:
     assert imports <= {
         "__future__",
         "hashlib",
+        "operator",
         "re",
         "secrets",
         "struct",
