@@ -192,7 +192,9 @@ def test_cli_deck_prints_the_fair_deck_and_refuses_a_bad_seed():
     from games.engine.fairness import shuffled_deck
 
     seed = "0f" * 32
-    done = run_cli("deck", "--server-seed", seed, "--client-seed", "ann", "--client-seed", "bob", "--nonce", "7")
+    done = run_cli(
+        "deck", "--server-seed", seed, "--client-seed", "ann", "--client-seed", "bob", "--nonce", "7"
+    )
     assert done.returncode == 0, done.stderr
     expected = shuffled_deck(server_seed=seed, client_seeds=["ann", "bob"], nonce=7)
     assert done.stdout.split() == [card_text(c) for c in expected]
