@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format install migrate bench clean
+.PHONY: run test lint format install migrate messages bench clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,11 +18,15 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-run: migrate
+# Compiled catalogues (.mo) are built, not committed; --ignore keeps Django's own in .venv untouched.
+messages: install
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+
+run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
 	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) svara_site.asgi:application
 
-test: install
+test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
