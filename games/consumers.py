@@ -148,3 +148,68 @@ def render_regions(*, view: dict[str, Any], error: str | None = None) -> str:
             "buy_in": {"min": 20 * stake, "max": 100 * stake, "default": 50 * stake},
         },
     )
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby.py).
+
+    ``ws/lobby/?stake=50`` keeps the page's stake filter. The table service sends
+    ``lobby.changed`` hints to the "lobby" group; bursts of them (a whole table sitting down) are
+    folded into one re-render a moment later. The list is public, so anyone may watch it.
+    """
+
+    COALESCE_SECONDS = 0.2
+
+    async def connect(self) -> None:
+        from urllib.parse import parse_qs
+
+        from games import lobby
+
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
+        self.dirty = False
+        self.render_task: Any = None
+        await self.channel_layer.group_add(service.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_tables()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "render_task", None) is not None:
+            self.render_task.cancel()
+        await self.channel_layer.group_discard(service.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send_tables()  # any message asks for the list again
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.dirty = True
+        if self.render_task is None or self.render_task.done():
+            import asyncio
+
+            self.render_task = asyncio.create_task(self._render_while_dirty())
+
+    async def _render_while_dirty(self) -> None:
+        while self.dirty:
+            self.dirty = False
+            await _sleep(self.COALESCE_SECONDS)
+            await self.send_tables()
+
+    async def send_tables(self) -> None:
+        from channels.db import database_sync_to_async
+
+        html = await database_sync_to_async(_render_lobby_tables)(stake=self.stake)
+        await self.send(text_data=html)
+
+
+def _render_lobby_tables(*, stake: int | None) -> str:
+    from games import lobby
+
+    return render_to_string(
+        "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}
+    )
+
+
+async def _sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)

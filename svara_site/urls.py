@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -9,3 +10,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.rules_urls")),
 ]
+
+if getattr(settings, "SVARA_TEST_HOOKS", False):
+    # Only svara_site/test_settings.py turns this on: under the production settings the test
+    # hooks' URLs do not exist at all (tests/web/test_lobby.py checks it in a subprocess).
+    urlpatterns += [path("test-hooks/", include("games.test_hooks"))]
