@@ -18,9 +18,9 @@ install: $(STAMP)
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-# Compiled catalogues (.mo) are built, not committed; --ignore keeps Django's own in .venv untouched.
+# Compiled catalogues (.mo) are built, not committed (polib: no system gettext needed).
 messages: install
-	$(BIN)/python manage.py compilemessages --ignore=.venv -v0
+	$(BIN)/python manage.py build_catalogues
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
