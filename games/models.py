@@ -78,6 +78,10 @@ class Seat(models.Model):
     sitting_out = models.BooleanField(default=False)
     client_seed = models.CharField(max_length=64, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # Practice tables play with practice chips, never the wallet's: kept here (not in the ledger)
+    # so a practice table the store lost is rebuilt with the chips of its last settled hand.
+    practice_chips = models.PositiveIntegerField(null=True, blank=True)
+    bot_level = models.CharField(max_length=10, blank=True, help_text="set when the computer plays this seat")
 
     class Meta:
         constraints = [

@@ -56,13 +56,17 @@ def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
     """The seat list of a table as the database has it, chips from the ledger."""
     seats: list[dict[str, Any] | None] = [None] * table.seat_count
     for seat in Seat.objects.filter(table=table).select_related("user"):
-        chips = seat_balance(user=seat.user, table_id=table.pk)
+        if table.practice:
+            chips = seat.practice_chips or 0
+        else:
+            chips = seat_balance(user=seat.user, table_id=table.pk)
         seats[seat.position] = seat_entry(
             user_id=seat.user_id,
             name=seat.user.get_username(),
             chips=chips,
             client_seed=seat.client_seed,
             sitting_out=seat.sitting_out or chips < 2 * table.stake,
+            bot=seat.bot_level,
         )
     return seats
 
@@ -186,7 +190,12 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         record = PlayedHand.objects.select_for_update().filter(table_id=table_id, number=number).first()
         if record is not None and record.status == PlayedHand.Status.FINISHED:
             return  # settled already (a retry after a crash)
-        if any(deltas.values()):
+        practice = Table.objects.filter(pk=table_id, practice=True).exists()
+        if practice:
+            # Practice chips are not money: they live on the seat rows, never in the ledger.
+            for i, uid in enumerate(players):
+                Seat.objects.filter(table_id=table_id, user_id=uid).update(practice_chips=hand.chips[i])
+        elif any(deltas.values()):
             hand_settle(
                 table_id=table_id,
                 deltas=deltas,

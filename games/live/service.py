@@ -90,7 +90,10 @@ async def _update(
 
     def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
         doc = change(current)
-        return None if doc is None else (doc, _deadline(doc))
+        if doc is None:
+            return None
+        doc["touched"] = time.time()  # last activity: idle practice tables are closed by it
+        return doc, _deadline(doc)
 
     try:
         state = await retry_update(store, _key(table_id), fn)
@@ -134,6 +137,7 @@ def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
     cancelled = records.cancel_open_hands(table_id=table_id, reason="the table was restarted")
     doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
     doc["epoch"] = secrets.token_hex(4)
+    doc["touched"] = time.time()
     if cancelled:
         doc["notice"] = (
             "The hand in play was cancelled (the table was restarted); every seat has its chips back."
@@ -163,6 +167,11 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
     pos = t.position_of(state.doc, user.pk)
     if pos is None:
         raise Refused("you are not seated at this table")
+    if state.doc["table"].get("practice"):
+        from games.live.practice import practice_close
+
+        await practice_close(table_id=table_id)  # a practice table ends when its player leaves
+        return state
     if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         # Folded now or at their turn; cashed out when the hand is settled.
         return await _update(table_id, lambda s: t.mark_leaving(s.doc, user_id=user.pk, now=time.time()))
@@ -327,6 +336,14 @@ async def handle_due(due: DueDeadline) -> None:
             return t.apply_timeout(state.doc, now=time.time())
 
         await _update(table_id, change)
+    elif kind == "bot":
+
+        def bot_moves(state: Versioned) -> t.Doc | None:
+            if not due.matches(state):
+                return None
+            return t.apply_bot_move(state.doc, now=time.time())
+
+        await _update(table_id, bot_moves)
     elif kind == "settle":
         await settle(table_id=table_id)
     elif kind == "start":
@@ -356,6 +373,9 @@ async def sweep_overdue(*, now: float | None = None) -> int:
             continue
         await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
         fired += 1
+    from games.live.practice import close_idle_practice_tables
+
+    await close_idle_practice_tables(now=now)
     return fired
 
 

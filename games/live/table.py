@@ -67,9 +67,11 @@ def new_table_doc(*, table: dict[str, Any], seats: list[dict[str, Any] | None]) 
 
 
 def seat_entry(
-    *, user_id: int, name: str, chips: int, client_seed: str = "", sitting_out: bool = False
+    *, user_id: int, name: str, chips: int, client_seed: str = "", sitting_out: bool = False, bot: str = ""
 ) -> dict:
+    """A seat in the document; ``bot`` names the computer's level when the computer plays it."""
     return {
+        "bot": bot,
         "user_id": user_id,
         "name": name,
         "chips": chips,
@@ -300,8 +302,40 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
     if hand.to_act is None:  # waiting for a deck: cannot happen with seeds; end the clock
         doc["timer"] = None
         return
+    doc["touched"] = now
+    seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
+    if seat.get("bot"):
+        # The computer answers through the same clock as a person, after a human-like pause.
+        doc["timer"] = {"kind": "bot", "at": now + bot_pause(hand)}
+        return
     seconds = JOIN_SECONDS if hand.phase == JOIN else doc["table"]["turn_seconds"]
     doc["timer"] = {"kind": "turn", "at": now + seconds}
+
+
+def bot_pause(hand: Hand) -> float:
+    """0.8 to 2.3 seconds, longer for bigger decisions; a function of the state so a retried
+    compare-and-set computes the same deadline."""
+    return 0.8 + (len(hand.actions) * 7 + hand.pot) % 16 / 10
+
+
+def apply_bot_move(doc: Doc, *, now: float) -> Doc:
+    """The computer's decision for the seat to act (its timer fired), from that seat's view only."""
+    import random
+
+    from games.engine.bots import bot_view, decide
+
+    hand = hand_of(doc)
+    if hand is None or hand.to_act is None:
+        return doc
+    pos = doc["hand"]["positions"][hand.to_act]
+    seat = doc["seats"][pos]
+    if not seat or not seat.get("bot"):
+        return doc
+    # Seeded by the hand and the move number: the same decision if the write is retried, and
+    # nothing the bot may not see goes into it.
+    rng = random.Random(f"{doc['hand']['number']}:{len(hand.actions)}:{seat['user_id']}")
+    verb, amount = decide(bot_view(hand, hand.to_act), level=seat["bot"], rng=rng)
+    return apply_move(doc, user_id=seat["user_id"], verb=verb, amount=amount, now=now, action_id=None)
 
 
 def _finish(doc: Doc, hand: Hand, *, now: float) -> None:

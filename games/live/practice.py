@@ -1,0 +1,133 @@
+"""Practice tables: one-on-one against the computer, with practice chips that never touch the
+wallet. Same engine, same service, same clock and the same hand history as a real table; the
+computer's seat is a system user whose moves the turn clock makes (table.apply_bot_move).
+"""
+
+from __future__ import annotations
+
+import time
+
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from accounts.models import User
+from games.engine.bots import LEVELS
+from games.live import service
+from games.live import table as t
+from games.live.store import Versioned, get_state_store
+from games.models import Seat, Table
+
+PRACTICE_STAKE = 10
+PRACTICE_CHIPS = 500
+PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
+LEVEL_NAMES = {"easy": "Computer (easy)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
+
+Refused = t.Refused
+
+
+def bot_user(*, level: str) -> User:
+    """The system user who plays the computer's seats of one level (cannot log in)."""
+    model = get_user_model()
+    user, created = model.objects.get_or_create(
+        username=f"computer-{level}", defaults={"first_name": LEVEL_NAMES[level], "is_active": False}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
+    """Close the player's other practice tables; open a new one with both seats taken."""
+    with transaction.atomic():
+        old = list(
+            Table.objects.filter(practice=True, status=Table.Status.OPEN, created_by=user).values_list(
+                "pk", flat=True
+            )
+        )
+        table = Table.objects.create(
+            name=f"Practice: {user.get_username()} v {LEVEL_NAMES[level]}",
+            stake=PRACTICE_STAKE,
+            seat_count=2,
+            dark_play=True,
+            private=True,
+            practice=True,
+            created_by=user,
+        )
+        Seat.objects.create(table=table, user=user, position=0, practice_chips=PRACTICE_CHIPS)
+        Seat.objects.create(
+            table=table,
+            user=bot_user(level=level),
+            position=1,
+            practice_chips=PRACTICE_CHIPS,
+            bot_level=level,
+        )
+    return table.pk, old
+
+
+async def practice_start(*, user: User, level: str) -> int:
+    """Start a practice table for ``user`` against the computer at ``level``; returns its id."""
+    if level not in LEVELS:
+        raise Refused(f"choose a level: {', '.join(LEVELS)}")
+    if not user.is_authenticated:
+        raise Refused("log in to practise")
+    table_id, old = await database_sync_to_async(_open_practice_table)(user=user, level=level)
+    for old_id in old:
+        await practice_close(table_id=old_id)
+    await service.load_table_state(table_id)  # builds the document; the first hand is scheduled
+    return table_id
+
+
+async def practice_new_game(*, user: User, table_id: int) -> Versioned:
+    """Both sides back to 500 practice chips, once one side cannot play another hand."""
+    state = await service.load_table_state(table_id)
+    doc = state.doc
+    if not doc["table"].get("practice") or t.position_of(doc, user.pk) is None:
+        raise Refused("this is not your practice table")
+    if doc["hand"] or doc["ended"]:
+        raise Refused("finish the hand in play first")
+    need = 2 * doc["table"]["stake"]
+    if all(s["chips"] >= need for s in doc["seats"] if s):
+        raise Refused("both sides can still play: a new game starts when one is out of chips")
+    await database_sync_to_async(_reset_chips)(table_id=table_id)
+
+    def reset(current: Versioned) -> t.Doc:
+        new = current.doc
+        for seat in new["seats"]:
+            if seat:
+                new = t.set_chips(new, user_id=seat["user_id"], chips=PRACTICE_CHIPS, now=time.time())
+        return new
+
+    return await service._update(table_id, reset)
+
+
+def _reset_chips(*, table_id: int) -> None:
+    Seat.objects.filter(table_id=table_id).update(practice_chips=PRACTICE_CHIPS, sitting_out=False)
+
+
+async def practice_close(*, table_id: int) -> None:
+    """Close a practice table: nothing to cash out, the store forgets it."""
+    await database_sync_to_async(_close_in_db)(table_id=table_id)
+    await get_state_store().delete(str(table_id))
+
+
+def _close_in_db(*, table_id: int) -> None:
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
+        Seat.objects.filter(table_id=table_id).delete()
+
+
+async def close_idle_practice_tables(*, now: float | None = None) -> list[int]:
+    """Practice tables nobody has touched for PRACTICE_IDLE_SECONDS are closed."""
+    now = time.time() if now is None else now
+    store = get_state_store()
+    closed = []
+    for key in await store.table_ids():
+        state = await store.get(key)
+        if state is None or not state.doc["table"].get("practice"):
+            continue
+        if state.doc.get("touched", now) < now - PRACTICE_IDLE_SECONDS:
+            await practice_close(table_id=int(key))
+            closed.append(int(key))
+    return closed

@@ -1,0 +1,118 @@
+"""Practice tables: the computer plays through the same service and clock, with practice chips
+that never touch the wallet or the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+
+from accounts.models import LedgerAccount
+from accounts.services import wallet_balance
+from games.engine.hand import Hand
+from games.live import practice, service
+from games.models import PlayedHand, Seat, Table
+from tests.live.tablekit import make_player
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def human_plays_until_a_hand_ends(table_id: int, user, *, limit: float = 30) -> None:
+    """Act for the human (cheaply: decline dark, call or pass) while the clock moves the bot."""
+    service.ensure_clock()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while loop.time() < end:
+        if await sync_to_async(PlayedHand.objects.filter(table_id=table_id, status="finished").exists)():
+            return
+        state = await service.load_table_state(table_id)
+        hand = state.doc["hand"]
+        if hand is None:
+            await service.start_next_hand(table_id=table_id)  # do not wait for the start timer
+            continue
+        engine = Hand.from_json(hand["state"])
+        legal = engine.legal()
+        if legal is not None and hand["players"][legal.seat] == user.pk:
+            verb = "decline" if "decline" in legal.verbs else "call" if "call" in legal.verbs else "fold"
+            await service.table_act(
+                user=user,
+                table_id=table_id,
+                verb=verb,
+                amount=None,
+                client_version=state.version,
+                action_id=f"h-{state.version}",
+                epoch=state.doc["epoch"],
+            )
+        else:
+            assert state.doc["timer"]["kind"] in ("bot", "settle", "start"), state.doc["timer"]
+            await asyncio.sleep(0.2)
+    raise AssertionError("no hand finished in time")
+
+
+async def test_practice_hand_against_the_computer_leaves_the_wallet_alone():
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="hard")
+    state = await service.load_table_state(table_id)
+    seats = [s for s in state.doc["seats"] if s]
+    assert sorted(s["chips"] for s in seats) == [500, 500]
+    assert [s["bot"] for s in seats] == ["", "hard"]
+    await human_plays_until_a_hand_ends(table_id, ann)
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
+    assert not await sync_to_async(LedgerAccount.objects.filter(kind="seat").exists)()
+    record = await sync_to_async(PlayedHand.objects.get)(table_id=table_id, number=1)
+    assert record.record["result"]["finished"] is True
+    chips = await sync_to_async(
+        lambda: sorted(Seat.objects.filter(table_id=table_id).values_list("practice_chips", flat=True))
+    )()
+    assert sum(chips) == 1000 and chips != [500, 500]
+    await sync_to_async(call_command)("audit_chips")
+
+
+async def test_one_practice_table_at_a_time_and_leaving_closes_it():
+    ann = await sync_to_async(make_player)("ann")
+    first = await practice.practice_start(user=ann, level="easy")
+    second = await practice.practice_start(user=ann, level="normal")
+    tables = await sync_to_async(
+        lambda: dict(Table.objects.filter(practice=True).values_list("pk", "status"))
+    )()
+    assert tables == {first: "closed", second: "open"}
+    await service.table_leave(user=ann, table_id=second)
+    assert await sync_to_async(lambda: Table.objects.get(pk=second).status)() == "closed"
+    assert not await sync_to_async(Seat.objects.filter(table_id=second).exists)()
+
+
+async def test_new_game_only_when_a_side_is_out_of_chips():
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="normal")
+    with pytest.raises(practice.Refused, match="both sides can still play"):
+        await practice.practice_new_game(user=ann, table_id=table_id)
+    bob = await sync_to_async(make_player)("bob")
+    with pytest.raises(practice.Refused, match="not your practice table"):
+        await practice.practice_new_game(user=bob, table_id=table_id)
+
+    def broke(current):
+        return service.t.set_chips(current.doc, user_id=ann.pk, chips=5, now=0)
+
+    await service._update(table_id, broke)
+    state = await practice.practice_new_game(user=ann, table_id=table_id)
+    assert sorted(s["chips"] for s in state.doc["seats"] if s) == [500, 500]
+
+
+async def test_idle_practice_tables_are_closed():
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="easy")
+    state = await service.load_table_state(table_id)
+    touched = state.doc.get("touched", 0)
+    assert await practice.close_idle_practice_tables(now=touched + 60) == []
+    assert await practice.close_idle_practice_tables(now=touched + practice.PRACTICE_IDLE_SECONDS + 1) == [
+        table_id
+    ]
+    assert await sync_to_async(lambda: Table.objects.get(pk=table_id).status)() == "closed"
+
+
+async def test_unknown_level_is_refused():
+    ann = await sync_to_async(make_player)("ann")
+    with pytest.raises(practice.Refused, match="choose a level"):
+        await practice.practice_start(user=ann, level="godlike")
