@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("", include("games.urls")),
     path("", include("games.rules_urls")),
+    path("", include("games.practice_urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):

@@ -1,0 +1,46 @@
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Seat, Table
+
+
+@pytest.fixture
+def player(client):
+    user = get_user_model().objects.create_user(username="ann", password="pw-ann-12345")
+    client.force_login(user)
+    return user
+
+
+@pytest.mark.django_db(transaction=True)
+def test_practice_page_offers_levels_and_starts_a_table_at_once(client, player):
+    page = client.get("/practice/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    for level in ("easy", "normal", "hard"):
+        assert f'value="{level}"' in text
+    response = client.post("/practice/", {"level": "hard"})
+    table = Table.objects.get(practice=True, created_by=player)
+    assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
+    assert table.stake == 10 and table.dark_play and table.private
+    assert set(Seat.objects.filter(table=table).values_list("bot_level", "practice_chips")) == {
+        ("", 500),
+        ("hard", 500),
+    }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_practice_needs_a_login_and_a_known_level(client):
+    assert client.get("/practice/").status_code == 302
+    get_user_model().objects.create_user(username="bob", password="pw-bob-12345")
+    client.login(username="bob", password="pw-bob-12345")
+    response = client.post("/practice/", {"level": "godlike"}, follow=True)
+    assert "choose a level" in response.content.decode()
+    assert not Table.objects.filter(practice=True).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_game_is_refused_while_both_can_play(client, player):
+    client.post("/practice/", {"level": "easy"})
+    table = Table.objects.get(practice=True)
+    response = client.post(f"/practice/{table.pk}/new-game/", follow=True)
+    assert "both sides can still play" in response.content.decode()
