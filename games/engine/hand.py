@@ -319,11 +319,13 @@ class Hand:
     def _end_dark_round(self) -> None:
         self._deal()
 
-    def _deal(self) -> None:
-        deck = self._deck_for(self.svaras)
+    def _deal(self, deal: int = 0) -> None:
+        """Deal ``deal`` (0: the hand, k: the k-th svara replay) and open its betting."""
+        deck = self._deck_for(deal)
         if deck is None:
             self.phase, self.to_act = AWAITING_DECK, None
             return
+        self.svaras = deal  # counts replays dealt, not a join window still open
         order, seat = [], self.dealer
         count = sum(self.in_hand)
         _check_deck_length(deck, count)
@@ -422,8 +424,7 @@ class Hand:
         self.dark_bets = 0
         self.first_dark = self.last_dark = None
         self.tied, self.joined, self.join_fee = [], [], 0
-        self.svaras += 1
-        self._deal()
+        self._deal(self.svaras + 1)
 
     # ------------------------------------------------------------------ serialisation
 
