@@ -99,7 +99,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
                 new = t.set_chips(new, user_id=seat["user_id"], chips=PRACTICE_CHIPS, now=time.time())
         return new
 
-    return await service._update(table_id, reset)
+    return await service.update_table(table_id, reset)
 
 
 def _reset_chips(*, table_id: int) -> None:

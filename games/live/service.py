@@ -74,7 +74,7 @@ async def _broadcast(table_id: int, state: Versioned) -> None:
         await layer.group_send(group_name(table_id), {"type": "table.version", "version": state.version})
 
 
-async def _update(
+async def update_table(
     table_id: int,
     change: Callable[[Versioned], t.Doc | None],
     store: StateStore | None = None,
@@ -157,7 +157,7 @@ async def table_sit(*, user: User, table_id: int, position: object, buy_in: obje
         user=user, table_id=table_id, position=position, buy_in=buy_in
     )
     now = time.time()
-    state = await _update(table_id, lambda s: t.add_seat(s.doc, position=position, entry=entry, now=now))
+    state = await update_table(table_id, lambda s: t.add_seat(s.doc, position=position, entry=entry, now=now))
     await notify_lobby(table_id)
     return state
 
@@ -174,11 +174,11 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
         return state
     if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         # Folded now or at their turn; cashed out when the hand is settled.
-        return await _update(table_id, lambda s: t.mark_leaving(s.doc, user_id=user.pk, now=time.time()))
+        return await update_table(table_id, lambda s: t.mark_leaving(s.doc, user_id=user.pk, now=time.time()))
     await database_sync_to_async(records.leave_seat)(
         user_id=user.pk, table_id=table_id, key=f"leave:{table_id}:{user.pk}:{secrets.token_hex(8)}"
     )
-    state = await _update(table_id, lambda s: t.remove_seat(s.doc, user_id=user.pk, now=time.time()))
+    state = await update_table(table_id, lambda s: t.remove_seat(s.doc, user_id=user.pk, now=time.time()))
     await notify_lobby(table_id)
     return state
 
@@ -196,13 +196,13 @@ async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versi
     if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         raise Refused("chips can be added between hands")
     chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
-    return await _update(
+    return await update_table(
         table_id, lambda s: t.set_chips(s.doc, user_id=user.pk, chips=chips, now=time.time())
     )
 
 
 async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Versioned:
-    state = await _update(
+    state = await update_table(
         table_id,
         lambda s: t.set_sitting_out(s.doc, user_id=user.pk, sitting_out=sitting_out, now=time.time()),
     )
@@ -216,7 +216,9 @@ async def table_set_client_seed(*, user: User, table_id: int, client_seed: objec
     if not isinstance(client_seed, str) or not 1 <= len(client_seed.strip()) <= MAX_CLIENT_SEED:
         raise Refused(f"a client seed is 1 to {MAX_CLIENT_SEED} characters")
     seed = client_seed.strip()
-    state = await _update(table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed))
+    state = await update_table(
+        table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed)
+    )
     await database_sync_to_async(records.save_seat_flags)(
         user_id=user.pk, table_id=table_id, client_seed=seed
     )
@@ -259,7 +261,7 @@ async def table_act(
             current.doc, user_id=user.pk, verb=verb, amount=parsed, now=time.time(), action_id=str(action_id)
         )
 
-    return await _update(table_id, change)
+    return await update_table(table_id, change)
 
 
 async def settle(*, table_id: int) -> Versioned:
@@ -282,7 +284,7 @@ async def settle(*, table_id: int) -> Versioned:
             return None
         return t.mark_settled(current.doc, now=time.time(), left=leavers)
 
-    state = await _update(table_id, change, settle_ended=False)
+    state = await update_table(table_id, change, settle_ended=False)
     if leavers:
         await notify_lobby(table_id)
     return state
@@ -305,7 +307,7 @@ async def start_next_hand(*, table_id: int) -> Versioned:
             current.doc, number=number, now=time.time(), started_at=started_at, server_seed=seed
         )
 
-    state = await _update(table_id, change)
+    state = await update_table(table_id, change)
     hand = state.doc.get("hand")
     if hand and hand["number"] == number:
         await database_sync_to_async(records.note_hand_seeds)(
@@ -335,7 +337,7 @@ async def handle_due(due: DueDeadline) -> None:
                 return None
             return t.apply_timeout(state.doc, now=time.time())
 
-        await _update(table_id, change)
+        await update_table(table_id, change)
     elif kind == "bot":
 
         def bot_moves(state: Versioned) -> t.Doc | None:
@@ -343,7 +345,7 @@ async def handle_due(due: DueDeadline) -> None:
                 return None
             return t.apply_bot_move(state.doc, now=time.time())
 
-        await _update(table_id, bot_moves)
+        await update_table(table_id, bot_moves)
     elif kind == "settle":
         await settle(table_id=table_id)
     elif kind == "start":

@@ -36,14 +36,14 @@ async def table_close(*, table_id: int, staff_user: User, reason: str) -> Versio
         doc["timer"] = None
         return doc
 
-    await service._update(table_id, close)
+    await service.update_table(table_id, close)
     await database_sync_to_async(_close_in_db)(table_id=table_id, staff_user=staff_user, reason=reason)
 
     def empty_seats(current: Versioned) -> t.Doc:
         doc = {**current.doc, "seats": [None] * len(current.doc["seats"])}
         return doc
 
-    state = await service._update(table_id, empty_seats)
+    state = await service.update_table(table_id, empty_seats)
     await service.notify_lobby(table_id)
     return state
 

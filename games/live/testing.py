@@ -24,4 +24,4 @@ async def stack_decks(*, table_id: int, decks: list[list[str]]) -> Versioned:
     def change(current: Versioned):
         return {**current.doc, "stacked_decks": parsed}
 
-    return await service._update(table_id, change)
+    return await service.update_table(table_id, change)

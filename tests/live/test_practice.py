@@ -95,7 +95,7 @@ async def test_new_game_only_when_a_side_is_out_of_chips():
     def broke(current):
         return service.t.set_chips(current.doc, user_id=ann.pk, chips=5, now=0)
 
-    await service._update(table_id, broke)
+    await service.update_table(table_id, broke)
     state = await practice.practice_new_game(user=ann, table_id=table_id)
     assert sorted(s["chips"] for s in state.doc["seats"] if s) == [500, 500]
 
