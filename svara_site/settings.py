@@ -107,6 +107,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

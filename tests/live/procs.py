@@ -1,0 +1,311 @@
+"""Real server processes for the multi-process tests and the load benchmark.
+
+What is here, and why it runs in subprocesses:
+
+- ``fresh_database``/``drop_database``: a dedicated PostgreSQL database per run (never the pytest test
+  database, which lives inside a transaction or is flushed between tests, so other processes would
+  not see its rows or would lose them). The name is unique per run, so engineers sharing the machine
+  never collide.
+- ``Daphne``: a real ``daphne`` process on a free port (``-p 0``; the port is read back from its
+  "Listening on" log line, which avoids the race of picking a port and binding it later).
+- ``django_call``: runs one command of this module (``python -m tests.live.procs <command> <json>``)
+  in a subprocess against the dedicated database: seeding users with session cookies and tables,
+  reading facts back (balances, stored hands), and ``audit_chips``. The test process itself keeps
+  pytest-django's database guard; every row it looks at is read the way another process would.
+
+Processes are started in their own session so ``kill`` reaches only them; callers stop them in
+fixture finalizers (or ``finally`` blocks), even when a test fails.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+LISTENING_RE = re.compile(r"Listening on TCP address [0-9.]+:(\d+)")
+
+
+# ---------------------------------------------------------------- waiting
+
+
+def wait_until(predicate: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.05) -> Any:
+    """Poll ``predicate`` until it returns something truthy; fail with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = predicate()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(interval)
+
+
+# ---------------------------------------------------------------- databases
+
+
+def _with_db(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def fresh_database(base_url: str, *, stem: str) -> str:
+    """Create an empty database next to the one ``base_url`` names; return its URL."""
+    import psycopg
+
+    name = f"{stem}_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(_with_db(base_url, "postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return _with_db(base_url, name)
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    with psycopg.connect(_with_db(url, "postgres"), autocommit=True) as conn:
+        # FORCE: a killed server may leave a connection behind for a moment.
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def server_env(
+    *,
+    database_url: str,
+    redis_url: str | None,
+    prefix: str,
+    settings: str = "svara_site.test_settings",
+    **extra: str,
+) -> dict[str, str]:
+    """The environment for servers and helper commands: one database, one Redis, one key prefix."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "CI", "PYTEST_CURRENT_TEST"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE=settings,
+        DATABASE_URL=database_url,
+        LIVE_STATE_PREFIX=prefix,
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+        **extra,
+    )
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return env
+
+
+def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=check,
+        timeout=120,
+    )
+
+
+def django_call(env: dict[str, str], command: str, **kwargs: Any) -> Any:
+    """Run one of this module's commands in a subprocess against ``env``'s database; its JSON result."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.live.procs", command, json.dumps(kwargs)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{command} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------- servers
+
+
+@dataclass
+class Daphne:
+    """One Daphne process serving ``app``; ``port`` is the one it actually bound."""
+
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+
+    @classmethod
+    def start(cls, *, env: dict[str, str], log: Path, app: str = "svara_site.asgi:application") -> Daphne:
+        handle = log.open("wb")
+        proc = subprocess.Popen(
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "0", app],
+            env=env,
+            cwd=ROOT,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: killing it never reaches us
+        )
+        handle.close()
+        try:
+            port = wait_until(lambda: cls._listening(proc, log), timeout=30, what=f"daphne ({log})")
+        except BaseException:
+            cls._terminate(proc)
+            raise
+        return cls(proc=proc, port=port, log=log)
+
+    @staticmethod
+    def _listening(proc: subprocess.Popen[bytes], log: Path) -> int | None:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        match = LISTENING_RE.search(log.read_text(errors="replace"))
+        return int(match.group(1)) if match else None
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no cleanup, as when a machine dies."""
+        if self.alive:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        self._terminate(self.proc)
+
+    @staticmethod
+    def _terminate(proc: subprocess.Popen[bytes]) -> None:
+        if proc.poll() is not None:
+            return
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+
+    def tail(self, chars: int = 3000) -> str:
+        return self.log.read_text(errors="replace")[-chars:]
+
+
+@contextmanager
+def servers(count: int, *, env: dict[str, str], log_dir: Path, app: str = "svara_site.asgi:application"):
+    """``count`` Daphne processes for the block; always stopped afterwards."""
+    started: list[Daphne] = []
+    try:
+        for i in range(count):
+            started.append(Daphne.start(env=env, log=log_dir / f"daphne-{i}.log", app=app))
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+@contextmanager
+def dedicated_database(
+    base_url: str, *, stem: str, env_for: Callable[[str], dict[str, str]]
+) -> Iterator[str]:
+    """A fresh, migrated database for the block; dropped afterwards."""
+    url = fresh_database(base_url, stem=stem)
+    try:
+        manage(env_for(url), "migrate", "--noinput")
+        yield url
+    finally:
+        drop_database(url)
+
+
+# ---------------------------------------------------------------- commands run inside Django
+
+
+def _cmd_seed(players: list[str], tables: list[dict[str, Any]]) -> dict[str, Any]:
+    """Users with their sign-up chips and a logged-in session each, and tables."""
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.services import grant_signup_bonus
+    from games.models import Table
+
+    users = {}
+    for name in players:
+        user = get_user_model().objects.create_user(username=name, password=uuid.uuid4().hex)
+        grant_signup_bonus(user=user)
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        users[name] = {"id": user.pk, "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}"}
+    defaults = {"name": "mp", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    made = [Table.objects.create(**{**defaults, **fields}).pk for fields in tables]
+    return {"users": users, "tables": made}
+
+
+def _cmd_facts(table: int, users: list[int]) -> dict[str, Any]:
+    """What the database says about a table: wallets, seats, stored hands, and ``audit_chips``."""
+    from django.core.management import CommandError, call_command
+
+    from accounts.models import User
+    from accounts.services import seat_balance, wallet_balance
+    from games.models import PlayedHand
+
+    audit = io.StringIO()
+    try:
+        call_command("audit_chips", stdout=audit)
+        audit_ok = True
+    except CommandError as exc:
+        audit_ok = False
+        audit.write(str(exc))
+    people = {u.pk: u for u in User.objects.filter(pk__in=users)}
+    hands = PlayedHand.objects.filter(table_id=table).order_by("number")
+    return {
+        "audit_ok": audit_ok,
+        "audit": audit.getvalue(),
+        "wallets": {str(pk): wallet_balance(user=u) for pk, u in people.items()},
+        "seats": {str(pk): seat_balance(user=u, table_id=table) for pk, u in people.items()},
+        "hands": [
+            {
+                "number": h.number,
+                "status": h.status,
+                "pot": h.pot,
+                "winner": h.winner_id,
+                # Names of the players whose cards were shown (a showdown), from the stored hand.
+                "shown": sorted(((h.record or {}).get("result") or {}).get("points") or {}),
+                "result": (h.record or {}).get("result"),
+            }
+            for h in hands
+        ],
+    }
+
+
+COMMANDS: dict[str, Callable[..., Any]] = {"seed": _cmd_seed, "facts": _cmd_facts}
+
+
+def main(argv: list[str]) -> None:
+    import django
+
+    django.setup()
+    command, kwargs = argv[0], json.loads(argv[1]) if len(argv) > 1 else {}
+    print(json.dumps(COMMANDS[command](**kwargs)))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
