@@ -18,7 +18,7 @@
       var left = Math.max(0, Math.ceil(parseFloat(el.dataset.deadline) - (nowClient + skews.get(el))));
       var out = el.querySelector(".seconds");
       if (out && out.textContent !== String(left)) out.textContent = String(left);
-      el.classList.toggle("urgent", left <= 5);
+      if (el.classList.contains("turn-clock")) el.classList.toggle("urgent", left <= 5);
     });
   }
   setInterval(tick, 250);

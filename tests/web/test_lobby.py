@@ -46,7 +46,7 @@ def test_lobby_lists_public_open_tables_with_stake_seats_dark_play_and_players(c
     public = make_table(name="Sofia", stake=10, seat_count=4, dark_play=False)
     make_table(name="Hidden room", private=True)
     make_table(name="Shut", status=Table.Status.CLOSED)
-    make_table(name="Practice", practice=True)
+    make_table(name="Solo drill", practice=True)
     sit(ann, public, 2)
 
     response = client.get("/lobby/")
@@ -58,8 +58,9 @@ def test_lobby_lists_public_open_tables_with_stake_seats_dark_play_and_players(c
     assert "1/4" in row
     assert ">no<" in row  # dark play off
     assert f'href="/table/{public.pk}/"' in row  # spectate: anyone may open a public table's page
-    for absent in ("Hidden room", "Shut", "Practice"):
-        assert absent not in text
+    listed = text[text.index('id="lobby-tables"') :]
+    for absent in ("Hidden room", "Shut", "Solo drill"):
+        assert absent not in listed
     assert 'ws-connect="/ws/lobby/"' in text
 
 

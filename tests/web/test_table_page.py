@@ -137,7 +137,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     assert ">DARK 10<" in text and ">NO DARK<" in text and "verb-fold" not in text
     other = page(client, next(u for u in users if u != actor), table)
     assert "verb-" not in other and "to act" in other
-    assert re.search(r'class="countdown" data-deadline="[\d.]+"', text)
+    assert re.search(r'class="countdown turn-clock" data-deadline="[\d.]+"', text)
 
     act(table, actor, "decline")
     actor, hand = to_act(table, users)
