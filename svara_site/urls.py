@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.rules_urls")),
     path("", include("games.practice_urls")),
+    path("", include("games.history_urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):
