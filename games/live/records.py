@@ -153,8 +153,24 @@ def begin_hand_record(*, table_id: int, server_seed: str, seed_hash: str) -> tup
     return number, started
 
 
-def note_hand_seeds(*, table_id: int, number: int, client_seeds: list[str]) -> None:
-    PlayedHand.objects.filter(table_id=table_id, number=number).update(client_seeds=client_seeds)
+def record_hand_start(*, table_id: int, hand: dict[str, Any]) -> None:
+    """The hand reached the store: note its client seeds and who plays it (so a hand that is
+    later cancelled still shows in each player's history)."""
+    engine = Hand.from_json(hand["state"])
+    with transaction.atomic():
+        record = PlayedHand.objects.get(table_id=table_id, number=hand["number"])
+        record.client_seeds = hand["client_seeds"]
+        record.save(update_fields=["client_seeds"])
+        for i, uid in enumerate(hand["players"]):
+            HandPlayer.objects.get_or_create(
+                hand=record,
+                user_id=uid,
+                defaults={
+                    "position": hand["positions"][i],
+                    "chips_before": engine.starting_chips[i],
+                    "chips_after": engine.starting_chips[i],
+                },
+            )
 
 
 def abandon_hand_record(*, table_id: int, number: int) -> None:

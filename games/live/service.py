@@ -310,9 +310,7 @@ async def start_next_hand(*, table_id: int) -> Versioned:
     state = await update_table(table_id, change)
     hand = state.doc.get("hand")
     if hand and hand["number"] == number:
-        await database_sync_to_async(records.note_hand_seeds)(
-            table_id=table_id, number=number, client_seeds=hand["client_seeds"]
-        )
+        await database_sync_to_async(records.record_hand_start)(table_id=table_id, hand=hand)
     else:
         await database_sync_to_async(records.abandon_hand_record)(table_id=table_id, number=number)
     return state

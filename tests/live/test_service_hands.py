@@ -229,6 +229,11 @@ async def test_lost_store_cancels_the_hand_and_every_seat_keeps_its_chips():
     assert [s["chips"] for s in state.doc["seats"]] == [500, 500]
     record = await sync_to_async(PlayedHand.objects.get)(table=table, number=1)
     assert record.status == "cancelled"
+    # Both players still find the cancelled hand in their history, with no chips moved.
+    rows = await sync_to_async(
+        lambda: list(HandPlayer.objects.filter(hand=record).values_list("chips_before", "chips_after"))
+    )()
+    assert rows == [(500, 500), (500, 500)]
     await sync_to_async(audit_clean)()
 
 
