@@ -80,6 +80,16 @@ def test_lobby_filters_by_stake(client):
 
 
 @pytest.mark.django_db
+def test_the_list_alone_is_served_for_the_polling_fallback(client):
+    make_table(name="Small", stake=10)
+    make_table(name="Big", stake=200)
+    text = client.get("/lobby/tables/?stake=10").content.decode()
+    assert 'id="lobby-tables" hx-swap-oob="true"' in text
+    assert "Small" in text and "Big" not in text and "<html" not in text
+    assert 'hx-get="/lobby/tables/?stake=10"' in client.get("/lobby/?stake=10").content.decode()
+
+
+@pytest.mark.django_db
 def test_home_page_links_to_the_lobby(client):
     assert 'href="/lobby/"' in client.get("/").content.decode()
 
