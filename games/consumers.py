@@ -12,12 +12,14 @@ import logging
 import secrets
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games.live import service
 from games.live.store import StateError
 from games.live.views import build_view
+from games.lobby import may_view_table
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +52,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = service.group_name(self.table_id)
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
+            return
+        # Private tables: the same rule as the page (invite, creator or player); a table the
+        # user may not see is refused exactly like a missing one.
+        allowed = await database_sync_to_async(may_view_table)(
+            user=self.user, table_id=self.table_id, session=self.scope.get("session")
+        )
+        if not allowed:
+            await self.close(code=4404)
             return
         try:
             await service.load_table_state(self.table_id)

@@ -136,6 +136,19 @@ def can_view(*, user: User, table: Table, invited: bool) -> bool:
     )
 
 
+INVITES_SESSION_KEY = "invited_tables"  # table ids whose invite link this session opened
+
+
+def may_view_table(*, user: User, table_id: int, session: Any) -> bool:
+    """``can_view`` for a socket: the invite is remembered in the session by the invite view.
+    A missing table and a private one the user may not see answer the same: False."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return False
+    invited = session is not None and table.pk in session.get(INVITES_SESSION_KEY, [])
+    return can_view(user=user, table=table, invited=invited)
+
+
 # ---------------------------------------------------------------- play now
 
 

@@ -27,7 +27,7 @@ from games.models import STAKES, Table
 
 log = logging.getLogger(__name__)
 
-INVITES_SESSION_KEY = "invited_tables"
+INVITES_SESSION_KEY = lobby.INVITES_SESSION_KEY
 
 
 def home(request: HttpRequest) -> HttpResponse:

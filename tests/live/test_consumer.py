@@ -172,3 +172,35 @@ async def test_anonymous_sockets_and_unknown_tables_are_refused():
     )
     connected, code = await comm.connect()
     assert not connected and code == 4404
+
+
+async def test_private_tables_refuse_sockets_from_strangers_but_not_the_invited():
+    from tests.live.tablekit import session_cookie
+
+    owner = await sync_to_async(make_player)("ann")
+    stranger = await sync_to_async(make_player)("eve")
+    table = await sync_to_async(make_table)(private=True, created_by=owner)
+    viewer = await connect(owner, table.pk)  # the creator may watch
+    assert "table-version" in viewer.last
+    cookie = await sync_to_async(session_cookie)(stranger)
+    comm = WebsocketCommunicator(
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1"), cookie]
+    )
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+
+    def invite(cookie_header):
+        from django.contrib.sessions.backends.db import SessionStore
+
+        key = cookie_header[1].decode().split("=", 1)[1]
+        session = SessionStore(session_key=key)
+        session["invited_tables"] = [table.pk]
+        session.save()
+
+    await sync_to_async(invite)(cookie)
+    comm = WebsocketCommunicator(
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1"), cookie]
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    await comm.disconnect()
