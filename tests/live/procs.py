@@ -210,6 +210,7 @@ class Daphne:
 def servers(count: int, *, env: dict[str, str], log_dir: Path, app: str = "svara_site.asgi:application"):
     """``count`` Daphne processes for the block; always stopped afterwards."""
     started: list[Daphne] = []
+    log_dir.mkdir(parents=True, exist_ok=True)
     try:
         for i in range(count):
             started.append(Daphne.start(env=env, log=log_dir / f"daphne-{i}.log", app=app))
@@ -246,7 +247,8 @@ def _cmd_seed(players: list[str], tables: list[dict[str, Any]]) -> dict[str, Any
 
     users = {}
     for name in players:
-        user = get_user_model().objects.create_user(username=name, password=uuid.uuid4().hex)
+        # No password (unusable): hashing one is slow, and a session cookie is all a player needs.
+        user = get_user_model().objects.create_user(username=name, password=None)
         grant_signup_bonus(user=user)
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)

@@ -1,0 +1,595 @@
+"""Load benchmark for the live tables: scripted players over real WebSockets against real servers.
+
+For each server setup (one Daphne process; two Daphne processes, the two players of a table on
+different ones) it starts the servers itself on Redis and a dedicated PostgreSQL database (created,
+migrated and seeded with users, session cookies and tables, dropped at the end), seats two scripted
+players at each of N tables and measures, per mode:
+
+- paced: each player acts about a second (0.8-1.2 s) after its turn comes, as people do;
+- unpaced: each player acts as soon as its turn arrives, to find the most the servers take.
+
+Figures: actions per second, and the latency from sending an action to every player of the table
+having the update (a frame with a newer version), p50/p95/p99. An update some player never receives
+within 5 s is a loss (the player then asks for the table, as the page does on a gap). The same run
+measures the bare relay (bench/relay.py: forward to the group, render one small template per
+recipient) with the same players and sockets: the stack's own floor, so our figures read as ratios.
+
+Players' script: raise by the minimum while the stake to match is at most --raise-to, then call
+(heads-up, a call ends the betting: about 7 moves a hand), skip svara joins.
+
+    python -m bench.load [--tables 200] [--seconds 20] [--mode paced|unpaced|both] [--servers 1|2|both]
+
+Prints a table and writes bench/results/load.json. Needs PostgreSQL (--database-url, default
+$DATABASE_URL or postgres://postgres@127.0.0.1:5432/svara; a fresh svara_bench_* database is made
+next to it) and Redis (--redis-url, default redis://127.0.0.1:6379/8, a db number of its own: the
+channel layer's group names would otherwise meet those of other servers on the same Redis).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import re
+import resource
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from tests.live import procs
+
+RESULTS = Path(__file__).resolve().parent / "results"
+LOSS_AFTER = 5.0  # seconds without the update: counted lost
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+AMOUNT_RE = re.compile(r'name="amount" min="(\d+)"')
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# ---------------------------------------------------------------- what a frame says
+
+
+def frame_version(frame: str) -> int:
+    match = VERSION_RE.search(frame, 0, 600)  # the version div comes first
+    return int(match.group(1)) if match else -1
+
+
+def choose_move(frame: str, *, raise_to: int) -> tuple[str, int | None] | None:
+    """The script's move for a frame that offers moves (buttons with class verb-<verb>), else None."""
+    if 'class="verb-' not in frame:
+        return None
+    if "verb-raise" in frame:
+        match = AMOUNT_RE.search(frame, frame.find('value="raise"'))
+        if match and int(match.group(1)) <= raise_to:
+            return "raise", int(match.group(1))
+    for verb in ("call", "skip", "fold", "decline"):
+        if f"verb-{verb}" in frame:
+            return verb, None
+    return None
+
+
+# ---------------------------------------------------------------- players and tables
+
+
+@dataclass
+class Pending:
+    """An action sent at ``version``: done when every seat of the table has a newer frame."""
+
+    version: int
+    sent: float
+    waiting: set[int]
+
+
+@dataclass
+class Seat:
+    table: TableRun
+    index: int
+    ws: ClientConnection | None = None
+    version: int = -1
+    frame: str = ""
+    acted_for: int = -1
+
+
+@dataclass
+class TableRun:
+    id: int
+    seats: list[Seat] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    dealt: bool = False  # a hand was dealt here (some seat was offered moves)
+
+
+@dataclass
+class Window:
+    """What one measured window collected."""
+
+    latencies: list[float] = field(default_factory=list)
+    losses: int = 0
+    refused: int = 0
+    frames: int = 0
+
+
+class Players:
+    """All scripted players of one setup, on one event loop."""
+
+    def __init__(self, *, app: str, tables: list[int], raise_to: int, seed: int) -> None:
+        self.app = app
+        self.tables = [TableRun(id=t) for t in tables]
+        for table in self.tables:
+            table.seats = [Seat(table=table, index=i) for i in range(2)]
+        self.raise_to = raise_to
+        self.rng = random.Random(seed)
+        self.mode = "paced"
+        self.acting = False
+        self.window: Window | None = None
+        self.window_start = 0.0
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.sent = 0
+
+    # ---- sockets
+
+    async def connect(self, urls: list[str], origin: list[str], cookies: dict[tuple[int, int], str]) -> None:
+        """Open every socket (a few at a time, as clients arrive), seat 0 on urls[0], seat 1 on urls[-1]."""
+        gate = asyncio.Semaphore(25)
+
+        async def one(seat: Seat) -> None:
+            server = 0 if seat.index == 0 else len(urls) - 1
+            url = urls[server].format(table=seat.table.id, seat=seat.index)
+            headers = {"Cookie": cookies[(seat.table.id, seat.index)]} if cookies else {}
+            async with gate:
+                seat.ws = await websockets.connect(
+                    url,
+                    origin=origin[server],  # type: ignore[arg-type]
+                    additional_headers=headers,
+                    proxy=None,
+                    compression=None,
+                    open_timeout=60,
+                    max_queue=None,
+                )
+            self._spawn(self._read(seat))
+
+        await asyncio.gather(*(one(s) for t in self.tables for s in t.seats))
+
+    async def close(self) -> None:
+        await asyncio.gather(
+            *(s.ws.close() for t in self.tables for s in t.seats if s.ws is not None), return_exceptions=True
+        )
+        for task in list(self.tasks):
+            task.cancel()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _read(self, seat: Seat) -> None:
+        assert seat.ws is not None
+        try:
+            async for message in seat.ws:
+                self.on_frame(seat, message if isinstance(message, str) else message.decode())
+        except websockets.ConnectionClosed:
+            pass
+
+    async def send(self, seat: Seat, fields: dict[str, Any]) -> None:
+        assert seat.ws is not None
+        await seat.ws.send(json.dumps({**fields, "HEADERS": {"HX-Request": "true"}}))
+
+    # ---- frames in
+
+    def on_frame(self, seat: Seat, frame: str) -> None:
+        now = time.perf_counter()
+        version = frame_version(frame)
+        table = seat.table
+        if self.window is not None:
+            self.window.frames += 1
+        if '<p class="error">' in frame and table.pending:
+            # A refused action (it should not happen: one writer per turn): forget it and act again.
+            for p in [p for p in table.pending if p.version >= version]:
+                table.pending.remove(p)
+                if self.window is not None:
+                    self.window.refused += 1
+            seat.acted_for = -1
+        if version > seat.version:
+            seat.version, seat.frame = version, frame
+            for p in list(table.pending):
+                if version > p.version:
+                    p.waiting.discard(seat.index)
+                    if not p.waiting:
+                        table.pending.remove(p)
+                        self._done(p, now)
+        elif version == seat.version:
+            seat.frame = frame
+        self.consider(seat)
+
+    def _done(self, p: Pending, now: float) -> None:
+        if self.window is not None and p.sent >= self.window_start:
+            self.window.latencies.append(now - p.sent)
+
+    # ---- moves out
+
+    def consider(self, seat: Seat) -> None:
+        """Act if it is this seat's turn in its latest frame and it has not acted on that version."""
+        if not self.acting or seat.version <= seat.acted_for:
+            return
+        move = choose_move(seat.frame, raise_to=self.raise_to)
+        if move is None:
+            return
+        seat.table.dealt = True
+        seat.acted_for = seat.version
+        if self.mode == "paced":
+            delay = self.rng.uniform(0.8, 1.2)
+            asyncio.get_running_loop().call_later(delay, self._spawn_act, seat, seat.version, move)
+        else:
+            self._spawn_act(seat, seat.version, move)
+
+    def _spawn_act(self, seat: Seat, version: int, move: tuple[str, int | None]) -> None:
+        if self.acting and seat.version == version:  # a newer frame meanwhile: it decides instead
+            self._spawn(self._act(seat, version, move))
+
+    async def _act(self, seat: Seat, version: int, move: tuple[str, int | None]) -> None:
+        verb, amount = move
+        self.sent += 1
+        fields: dict[str, Any] = {"verb": verb, "version": str(version), "action_id": f"b{self.sent}"}
+        if amount is not None:
+            fields["amount"] = str(amount)
+        seat.table.pending.append(Pending(version=version, sent=time.perf_counter(), waiting={0, 1}))
+        await self.send(seat, fields)
+
+    async def all_dealt(self, *, timeout: float) -> float:
+        """Wait until every table dealt its first hand; the seconds it took (sitting 400 players, ...)."""
+        start = time.perf_counter()
+        while not all(t.dealt for t in self.tables) and time.perf_counter() - start < timeout:
+            await asyncio.sleep(0.1)
+        return time.perf_counter() - start
+
+    def kick(self) -> None:
+        for table in self.tables:
+            for seat in table.seats:
+                self.consider(seat)
+
+    async def sweep(self) -> None:
+        """Updates not received within LOSS_AFTER are losses; the player then asks for the table."""
+        while True:
+            await asyncio.sleep(0.5)
+            now = time.perf_counter()
+            for table in self.tables:
+                for p in [p for p in table.pending if now - p.sent > LOSS_AFTER]:
+                    table.pending.remove(p)
+                    if self.window is not None and p.sent >= self.window_start:
+                        self.window.losses += 1
+                    for index in p.waiting:
+                        if self.app == "svara":
+                            self._spawn(self.send(table.seats[index], {"verb": "sync"}))
+
+
+# ---------------------------------------------------------------- servers
+
+
+@dataclass
+class Row:
+    app: str
+    servers: int
+    mode: str
+    tables: int
+    sockets: int
+    seconds: float
+    actions: int
+    actions_per_s: float
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    max_ms: float
+    lost: int
+    refused: int
+    server_cpu_pct: list[float]
+    client_cpu_pct: float
+    ramp_s: float = 0.0  # from the first sit to every table's first deal (first window only)
+    load_avg: float = 0.0  # the machine's 1-minute load average at the end of the window
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def client_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+@contextmanager
+def bench_database(base_url: str) -> Iterator[str]:
+    env_for = lambda url: procs.server_env(database_url=url, redis_url=None, prefix="-")  # noqa: E731
+    with procs.dedicated_database(base_url, stem="svara_bench", env_for=env_for) as url:
+        yield url
+
+
+def seed(env: dict[str, str], tables: int, tag: str) -> tuple[list[int], dict[tuple[int, int], str]]:
+    """Tables and two players each, with session cookies (made by Django's SessionStore)."""
+    names = [f"{tag}t{i}p{s}" for i in range(tables) for s in range(2)]
+    table = {"name": "bench", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 60}
+    made = procs.django_call(env, "seed", players=names, tables=[table] * tables)
+    cookies = {
+        (made["tables"][i], s): made["users"][f"{tag}t{i}p{s}"]["cookie"]
+        for i in range(tables)
+        for s in range(2)
+    }
+    return made["tables"], cookies
+
+
+async def measure(
+    players: Players,
+    servers: list[procs.Daphne],
+    *,
+    mode: str,
+    warmup: float,
+    seconds: float,
+    profile: Path | None,
+) -> Row:
+    players.mode, players.acting = mode, True
+    players.kick()
+    await asyncio.sleep(warmup)
+    spies = [_py_spy(s, profile, seconds) for s in servers] if profile else []
+    players.window, players.window_start = Window(), time.perf_counter()
+    cpu0, client0, t0 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu1, client1, t1 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
+    window = players.window
+    players.window_start = float("inf")  # actions sent from now on are not this window's
+    await asyncio.sleep(LOSS_AFTER + 1)  # let the window's last actions arrive or count as lost
+    players.window = None
+    players.acting = False
+    for spy in spies:
+        spy.wait(timeout=60)
+    elapsed = t1 - t0
+    lat = [x * 1000 for x in window.latencies]
+    return Row(
+        app=players.app,
+        servers=len(servers),
+        mode=mode,
+        tables=len(players.tables),
+        sockets=2 * len(players.tables),
+        seconds=round(elapsed, 2),
+        actions=len(lat),
+        actions_per_s=round(len(lat) / elapsed, 1),
+        p50_ms=round(percentile(lat, 50), 2),
+        p95_ms=round(percentile(lat, 95), 2),
+        p99_ms=round(percentile(lat, 99), 2),
+        max_ms=round(max(lat, default=float("nan")), 2),
+        lost=window.losses,
+        refused=window.refused,
+        server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)],
+        client_cpu_pct=round(100 * (client1 - client0) / elapsed, 1),
+        load_avg=os.getloadavg()[0],
+    )
+
+
+def _py_spy(server: procs.Daphne, directory: Path, seconds: float) -> subprocess.Popen[bytes]:
+    directory.mkdir(parents=True, exist_ok=True)
+    out = directory / f"py-spy-{server.port}-{int(time.time())}.txt"
+    command = [str(procs.BIN / "py-spy"), "record", "--nonblocking", "--format", "raw", "-r", "200"]
+    command += ["-d", str(int(seconds))]
+    return subprocess.Popen(
+        [*command, "-p", str(server.proc.pid), "-o", str(out)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+async def run_setup(
+    *,
+    app: str,
+    count: int,
+    modes: list[str],
+    args: argparse.Namespace,
+    database_url: str,
+    log_dir: Path,
+) -> list[Row]:
+    prefix = f"svara:bench:{uuid.uuid4().hex[:8]}:"
+    env = procs.server_env(
+        database_url=database_url,
+        redis_url=args.redis_url,
+        prefix=prefix,
+        settings="svara_site.settings",
+        DEBUG="false",
+    )
+    if app == "svara":
+        tables, cookies = seed(env, args.tables, tag=uuid.uuid4().hex[:6])
+        asgi, path = "svara_site.asgi:application", "/ws/table/{table}/"
+    else:
+        tables, cookies = list(range(1, args.tables + 1)), {}
+        asgi, path = "bench.relay_asgi:application", "/ws/relay/{table}/{seat}/"
+    players = Players(app=app, tables=tables, raise_to=args.raise_to, seed=args.seed)
+    rows: list[Row] = []
+    with procs.servers(count, env=env, log_dir=log_dir / f"{app}-{count}", app=asgi) as servers:
+        try:
+            await players.connect([s.ws_base + path for s in servers], [s.origin for s in servers], cookies)
+            sweeper = asyncio.get_running_loop().create_task(players.sweep())
+            await start_tables(players)
+            players.mode, players.acting = modes[0], True
+            ramp = await players.all_dealt(timeout=180)
+            for mode in modes:
+                row = await measure(
+                    players,
+                    servers,
+                    mode=mode,
+                    warmup=args.warmup,
+                    seconds=args.seconds,
+                    profile=args.profile,
+                )
+                row.ramp_s, ramp = round(ramp, 1), 0.0
+                print(format_row(row), flush=True)
+                rows.append(row)
+            sweeper.cancel()
+        finally:
+            await players.close()
+            _delete_prefix(args.redis_url, prefix)
+    return rows
+
+
+async def start_tables(players: Players) -> None:
+    """Real tables: both players sit (the first hand deals ~3 s later). Relay: seat 0 says go."""
+    for table in players.tables:
+        for seat in table.seats:
+            if players.app == "svara":
+                await players.send(seat, {"verb": "sit", "position": str(seat.index), "buy_in": "1000"})
+            elif seat.index == 0:
+                await players.send(seat, {"verb": "go", "version": "0"})
+
+
+def _delete_prefix(url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+# ---------------------------------------------------------------- report
+
+
+HEADER = (
+    f"{'app':<6} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+    f"{'p99 ms':>7} {'max ms':>7} {'lost':>5} {'refused':>7} {'server cpu %':>14} {'client %':>8} "
+    f"{'ramp s':>6} {'load':>5}"
+)
+
+
+def format_row(r: Row) -> str:
+    cpu = "+".join(f"{c:.0f}" for c in r.server_cpu_pct)
+    return (
+        f"{r.app:<6} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
+        f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.lost:>5} {r.refused:>7} {cpu:>14} "
+        f"{r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f}"
+    )
+
+
+def ratios(rows: list[Row]) -> list[dict[str, Any]]:
+    """Our figures over the relay's, per setup and mode."""
+    out = []
+    for r in rows:
+        if r.app != "svara":
+            continue
+        relay = next(
+            (x for x in rows if x.app == "relay" and (x.servers, x.mode) == (r.servers, r.mode)), None
+        )
+        if relay is None or not relay.actions_per_s:
+            continue
+        out.append(
+            {
+                "servers": r.servers,
+                "mode": r.mode,
+                "actions_per_s_ratio": round(r.actions_per_s / relay.actions_per_s, 2),
+                "p50_ratio": round(r.p50_ms / relay.p50_ms, 2) if relay.p50_ms else None,
+                "p99_ratio": round(r.p99_ms / relay.p99_ms, 2) if relay.p99_ms else None,
+            }
+        )
+    return out
+
+
+def verdicts(rows: list[Row]) -> dict[str, Any]:
+    """The issue's targets, where this run measured what they need."""
+    out: dict[str, Any] = {}
+    paced = next((r for r in rows if (r.app, r.servers, r.mode) == ("svara", 1, "paced")), None)
+    if paced is not None and paced.tables >= 200:
+        out["paced_1_process_p99_under_50ms_no_loss"] = paced.p99_ms < 50 and paced.lost == 0
+    for n in (1, 2):
+        ours = next((r for r in rows if (r.app, r.servers, r.mode) == ("svara", n, "unpaced")), None)
+        relay = next((r for r in rows if (r.app, r.servers, r.mode) == ("relay", n, "unpaced")), None)
+        if ours and relay:
+            out[f"unpaced_{n}_process_at_least_half_the_relay"] = (
+                ours.actions_per_s >= relay.actions_per_s / 2
+            )
+    return out
+
+
+# ---------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20, help="measured seconds per mode")
+    parser.add_argument("--warmup", type=float, default=6, help="seconds before each measured window")
+    parser.add_argument("--mode", choices=["paced", "unpaced", "both"], default="both")
+    parser.add_argument("--servers", choices=["1", "2", "both"], default="both")
+    parser.add_argument("--apps", default="svara,relay", help="which of svara,relay to run")
+    parser.add_argument("--raise-to", type=int, default=60, help="raise while the minimum is at most this")
+    parser.add_argument(
+        "--database-url", default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/svara"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/8")
+    parser.add_argument("--profile", type=Path, default=None, help="py-spy raw profiles of each window here")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
+    return parser.parse_args(argv)
+
+
+async def main_async(args: argparse.Namespace) -> list[Row]:
+    modes = ["paced", "unpaced"] if args.mode == "both" else [args.mode]
+    counts = [1, 2] if args.servers == "both" else [int(args.servers)]
+    apps = [a for a in args.apps.split(",") if a]
+    rows: list[Row] = []
+    print(HEADER, flush=True)
+    with bench_database(args.database_url) as database_url:
+        log_dir = Path(tempfile.mkdtemp(prefix="svara-bench-"))
+        for count in counts:
+            for app in apps:
+                rows += await run_setup(
+                    app=app, count=count, modes=modes, args=args, database_url=database_url, log_dir=log_dir
+                )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    rows = asyncio.run(main_async(args))
+    result = {
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+        "settings": {k: str(v) for k, v in vars(args).items()},
+        "rows": [asdict(r) for r in rows],
+        "ratios_to_relay": ratios(rows),
+        "targets": verdicts(rows),
+        "median_latency_ms": {f"{r.app}-{r.servers}-{r.mode}": r.p50_ms for r in rows},
+    }
+    print()
+    for ratio in result["ratios_to_relay"]:
+        print(
+            f"svara/relay, {ratio['servers']} process(es), {ratio['mode']}: "
+            f"actions/s x{ratio['actions_per_s_ratio']}, "
+            f"p50 x{ratio['p50_ratio']}, p99 x{ratio['p99_ratio']}"
+        )
+    for name, ok in result["targets"].items():
+        print(f"target {name}: {'met' if ok else 'MISSED'}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
