@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
-from games.live import service
+from games.live import practice, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
@@ -24,7 +24,7 @@ from games.lobby import may_view_table
 log = logging.getLogger(__name__)
 
 MOVES = {"dark", "decline", "fold", "pass", "call", "raise", "join", "skip"}
-COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync"}
+COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
 MAX_MESSAGE = 4096
 
 
@@ -130,6 +130,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await service.table_sit_out(user=user, table_id=tid, sitting_out=verb == "sitout")
         elif verb == "seed":
             await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
+        elif verb == "newgame":
+            await practice.practice_new_game(user=user, table_id=tid)
 
     # ------------------------------------------------------------ out
 

@@ -79,6 +79,8 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     table = load_table(table_id)
     if table.status != Table.Status.OPEN:
         raise Refused("this table is closed")
+    if table.practice:
+        raise Refused("practice tables are one player against the computer")
     if not isinstance(position, int) or not 0 <= position < table.seat_count:
         raise Refused("there is no such seat")
     if not isinstance(buy_in, int) or not table.min_buy_in <= buy_in <= table.max_buy_in:
@@ -106,6 +108,9 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
 
 def add_chips(*, user: User, table_id: int, amount: int) -> int:
     table = load_table(table_id)
+    if table.practice:
+        # Practice chips never come from the wallet.
+        raise Refused("practice chips cannot be added: start a new game when one side is out of chips")
     if not Seat.objects.filter(table=table, user=user).exists():
         raise Refused("you are not seated at this table")
     have = seat_balance(user=user, table_id=table.pk)

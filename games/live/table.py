@@ -257,15 +257,18 @@ def _no_amount(verb: str, amount: int | None) -> None:
 
 
 def _describe(name: str, verb: str, amount: int | None, hand: Hand) -> str:
+    """One line of the table's log for a move."""
     if verb == "raise":
         return f"{name} raises to {amount}"
-    if verb == "dark":
-        return f"{name} bets dark"
-    if verb == "join":
-        return f"{name} joins the svara"
-    return {"fold": f"{name} folds", "pass": f"{name} passes", "call": f"{name} calls"}.get(
-        verb, f"{name}: {verb}"
-    )
+    return {
+        "dark": f"{name} bets dark",
+        "decline": f"{name} does not bet dark",
+        "fold": f"{name} folds",
+        "pass": f"{name} passes",
+        "call": f"{name} calls",
+        "join": f"{name} joins the svara",
+        "skip": f"{name} does not join",
+    }.get(verb, f"{name}: {verb}")
 
 
 def apply_timeout(doc: Doc, *, now: float) -> Doc:
@@ -295,6 +298,7 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         if seat is None or not (seat["leaving"] or seat["away"]):
             break
         hand.act(hand.to_act, "timeout")
+    _log_svara(doc, before=doc["hand"]["state"], hand=hand)
     doc["hand"]["state"] = hand.to_json()
     if hand.phase == FINISHED:
         _finish(doc, hand, now=now)
@@ -310,6 +314,22 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         return
     seconds = JOIN_SECONDS if hand.phase == JOIN else doc["table"]["turn_seconds"]
     doc["timer"] = {"kind": "turn", "at": now + seconds}
+
+
+def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
+    """Tell the table when a tie opens a svara and when its replay is dealt."""
+    positions = doc["hand"]["positions"]
+    if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
+        names = " and ".join(
+            doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]
+        )
+        points = hand.points[hand.tied[0]]
+        _log(
+            doc,
+            f"Svara! {names} tie on {points}; the pot of {hand.pot} is replayed (join for {hand.join_fee})",
+        )
+    if hand.svaras > before.get("svaras", 0):
+        _log(doc, f"Svara replay {hand.svaras} is dealt; the pot is {hand.pot}")
 
 
 def bot_pause(hand: Hand) -> float:

@@ -84,6 +84,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         "log": list(doc["log"]),
         "notice": doc.get("notice"),
         "actions": None,
+        "new_game": _new_game_offered(doc),
     }
     if hand is not None:
         view["hand"] = {
@@ -135,3 +136,11 @@ def _last_view(doc: Doc) -> dict[str, Any]:
         "pot": last["pot"],
         "winner_name": winner["name"] if winner else None,
     }
+
+
+def _new_game_offered(doc: Doc) -> bool:
+    """A practice table between hands where one side cannot play another hand."""
+    if not doc["table"].get("practice") or doc["hand"] or doc.get("ended"):
+        return False
+    need = 2 * doc["table"]["stake"]
+    return any(s["chips"] < need for s in doc["seats"] if s)

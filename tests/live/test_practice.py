@@ -116,3 +116,29 @@ async def test_unknown_level_is_refused():
     ann = await sync_to_async(make_player)("ann")
     with pytest.raises(practice.Refused, match="choose a level"):
         await practice.practice_start(user=ann, level="godlike")
+
+
+async def test_practice_chips_never_come_from_the_wallet():
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="easy")
+    with pytest.raises(service.Refused, match="practice chips cannot be added"):
+        await service.table_add_chips(user=ann, table_id=table_id, amount=100)
+    bob = await sync_to_async(make_player)("bob")
+    with pytest.raises(service.Refused):
+        await service.table_sit(user=bob, table_id=table_id, position=1, buy_in=500)
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
+    assert await sync_to_async(wallet_balance)(user=bob) == 1000
+
+
+async def test_new_game_over_the_socket_when_the_player_is_broke():
+    from tests.live.tablekit import connect
+
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="easy")
+    await service.update_table(table_id, lambda s: service.t.set_chips(s.doc, user_id=ann.pk, chips=5, now=0))
+    viewer = await connect(ann, table_id)
+    assert "newgame" in viewer.last
+    await viewer.send(verb="newgame", action_id="ng-1")
+    await viewer.until(lambda f: "newgame" not in f and "table-version" in f)
+    state = await service.load_table_state(table_id)
+    assert sorted(s["chips"] for s in state.doc["seats"] if s) == [500, 500]

@@ -124,6 +124,9 @@ async def test_four_players_dark_bets_and_a_svara_with_a_joiner():
     state = await act(table, d, "skip")
     engine = Hand.from_json(state.doc["hand"]["state"])
     assert engine.svaras == 1 and engine.pot == 180
+    log = "\n".join(state.doc["log"])
+    assert "Svara! " in log and "tie on 20; the pot of 120 is replayed (join for 60)" in log
+    assert "Svara replay 1 is dealt; the pot is 180" in log
     # Replay: p1 22 (aces), p2 20, p3 7D JD QS = 20 (diamonds 7+10... 17? J+7 = 17; Q spades 10) -> p1 wins.
     await act(table, p1, "raise", 10)
     await act(table, p2, "call")
