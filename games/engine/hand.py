@@ -326,20 +326,18 @@ class Hand:
             self.phase, self.to_act = AWAITING_DECK, None
             return
         self.svaras = deal  # counts replays dealt, not a join window still open
-        order, seat = [], self.dealer
-        count = sum(self.in_hand)
+        n, in_hand = len(self.names), self.in_hand
+        order = [s % n for s in range(self.dealer + 1, self.dealer + 1 + n) if in_hand[s % n]]
+        count = len(order)
         _check_deck_length(deck, count)
-        for _ in range(count):
-            seat = self._next_in(seat)
-            order.append(seat)
         # Card i goes to the (i mod count)-th player from left of the dealer: a stride slice.
-        cards = [[] for _ in self.names]
+        cards: list[list[Card]] = [[] for _ in range(n)]
         for k, seat in enumerate(order):
             cards[seat] = deck[k : 3 * count : count]
         self.cards = cards
         self.phase = BETTING
         self.points = {}
-        self.acted = [False] * len(self.names)
+        self.acted = [False] * n
         self.target = 2 * (self.stake << (self.dark_bets - 1)) if self.dark_bets else 0
         self.to_act = self._next_in(self.last_dark if self.last_dark is not None else self.dealer)
         if self.target == 0 and self.cap() < self.stake:
