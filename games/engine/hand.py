@@ -23,7 +23,40 @@ TIMEOUT_MEANS = {DARK: "decline", BETTING: "fold", JOIN: "skip"}
 
 
 class IllegalAction(ValueError):
-    """A move the rules do not allow now; the message is for the player."""
+    """A move the rules do not allow now; the message is for the player.
+
+    ``code`` and ``params`` name the same refusal for a caller that words it in another language
+    (the site translates by code); the English message itself is what the hand file records.
+    """
+
+    def __init__(self, message: str, *, code: str = "", params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params or {}
+
+
+# Each refusal's English wording, by code; ``Hand.refusal_code`` gives the code and its params.
+REFUSALS = {
+    "hand_over": "the hand is over",
+    "unknown_move": "unknown move {verb!r}: use one of {verbs}",
+    "no_such_seat": "no such seat",
+    "nobody_to_act": "nobody can act now",
+    "not_your_turn": "not your turn: it is {name}'s",
+    "timeout_no_amount": "a timeout takes no amount",
+    "dark_round": "the cards are not dealt yet: bet dark or decline",
+    "no_amount": "{verb} takes no amount",
+    "amount_not_whole": "an amount must be a whole number of chips",
+    "dark_amount": "a dark bet now is {due}, not {amount}",
+    "join_or_skip": "it is time to join the svara (fee {fee}) or skip",
+    "dark_round_over": "the dark round is over",
+    "no_svara": "there is no svara to join",
+    "nothing_to_call": "nothing to call: pass or raise",
+    "raise_amount_missing": "say how much to raise to",
+    "raise_not_whole": "a raise must be a whole number of chips",
+    "no_raise_possible": "no raise is possible: the cap is {cap}",
+    "raise_too_small": "the smallest raise is to {low}",
+    "raise_above_cap": "the most you can raise to is {cap} (the cap)",
+}
 
 
 class DeckError(ValueError):
@@ -190,69 +223,75 @@ class Hand:
         return Legal(seat=seat, verbs=tuple(verbs), raise_range=raise_range, to_call=max(target - bet, 0))
 
     def refusal(self, seat: int, verb: str, amount: object = None) -> str | None:
-        """Why ``seat`` may not make this move now, or None when it may."""
+        """Why ``seat`` may not make this move now, in English words, or None when it may."""
+        found = self.refusal_code(seat, verb, amount)
+        return None if found is None else REFUSALS[found[0]].format(**found[1])
+
+    def refusal_code(self, seat: int, verb: str, amount: object = None) -> tuple[str, dict[str, Any]] | None:
+        """Why ``seat`` may not make this move now, as a code of REFUSALS and its params, or None."""
         if self.phase == FINISHED:
-            return "the hand is over"
+            return "hand_over", {}
         if verb not in VERB_ORDER and verb not in ("pass", "timeout"):
-            return f"unknown move {verb!r}: use one of {', '.join(VERB_ORDER)}"
+            return "unknown_move", {"verb": verb, "verbs": ", ".join(VERB_ORDER)}
         if not 0 <= seat < len(self.names):
-            return "no such seat"
+            return "no_such_seat", {}
         if self.to_act is None:
-            return "nobody can act now"
+            return "nobody_to_act", {}
         if seat != self.to_act:
-            return f"not your turn: it is {self.names[self.to_act]}'s"
+            return "not_your_turn", {"name": self.names[self.to_act]}
         if verb == "timeout":
-            return None if amount is None else "a timeout takes no amount"
+            return None if amount is None else ("timeout_no_amount", {})
         if verb == "pass":
             verb = "fold"
         phase = self.phase
         if phase == DARK:
             if verb not in ("dark", "decline"):
-                return "the cards are not dealt yet: bet dark or decline"
+                return "dark_round", {}
             if verb == "decline":
-                return None if amount is None else "decline takes no amount"
+                return None if amount is None else ("no_amount", {"verb": "decline"})
             if amount is None:
                 return None
             if not _is_int(amount):
-                return "an amount must be a whole number of chips"
+                return "amount_not_whole", {}
             due = self.dark_amount()
-            return None if amount == due else f"a dark bet now is {due}, not {amount}"
+            return None if amount == due else ("dark_amount", {"due": due, "amount": amount})
         if phase == JOIN:
             if verb not in ("join", "skip"):
-                return f"it is time to join the svara (fee {self.join_fee}) or skip"
-            return None if amount is None else f"{verb} takes no amount"
+                return "join_or_skip", {"fee": self.join_fee}
+            return None if amount is None else ("no_amount", {"verb": verb})
         # Betting.
         if verb in ("dark", "decline"):
-            return "the dark round is over"
+            return "dark_round_over", {}
         if verb in ("join", "skip"):
-            return "there is no svara to join"
+            return "no_svara", {}
         if verb == "fold":
-            return None if amount is None else "fold takes no amount"
+            return None if amount is None else ("no_amount", {"verb": "fold"})
         if verb == "call":
             if amount is not None:
-                return "call takes no amount"
-            return None if self.target > 0 else "nothing to call: pass or raise"
+                return "no_amount", {"verb": "call"}
+            return None if self.target > 0 else ("nothing_to_call", {})
         # Raise.
         if amount is None:
-            return "say how much to raise to"
+            return "raise_amount_missing", {}
         if not _is_int(amount):
-            return "a raise must be a whole number of chips"
+            return "raise_not_whole", {}
         low, cap = self.target + self.stake, self.cap()
         if low > cap:
-            return f"no raise is possible: the cap is {cap}"
+            return "no_raise_possible", {"cap": cap}
         if amount < low:
-            return f"the smallest raise is to {low}"
+            return "raise_too_small", {"low": low}
         if amount > cap:
-            return f"the most you can raise to is {cap} (the cap)"
+            return "raise_above_cap", {"cap": cap}
         return None
 
     # ------------------------------------------------------------------ moves
 
     def act(self, seat: int, verb: str, amount: int | None = None) -> None:
         """Make a move, or raise IllegalAction (and change nothing)."""
-        reason = self.refusal(seat, verb, amount)
-        if reason is not None:
-            raise IllegalAction(reason)
+        found = self.refusal_code(seat, verb, amount)
+        if found is not None:
+            code, params = found
+            raise IllegalAction(REFUSALS[code].format(**params), code=code, params=params)
         self.actions.append([seat, verb] if amount is None else [seat, verb, amount])
         if verb == "timeout":
             verb = TIMEOUT_MEANS[self.phase]
