@@ -3,6 +3,11 @@
 Messages in are what the htmx WebSocket extension sends for a form: a JSON object of the form's
 fields plus ``HEADERS``. Messages out are HTML: every region of the table as an out-of-band
 swap, built from the view for this socket's viewer and stamped with the table version.
+
+Language: Channels activates none, so each socket picks its viewer's at connect, the way
+Django's LocaleMiddleware does for a page (the switcher's cookie, else Accept-Language), and
+reads every message and renders every fragment inside ``translation.override`` of it. Django's
+active language is context-local, so sockets in one process never see each other's.
 """
 
 from __future__ import annotations
@@ -14,7 +19,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.conf import settings
+from django.http.cookie import parse_cookie
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.live import practice, service
 from games.live.store import StateError
@@ -26,6 +36,26 @@ log = logging.getLogger(__name__)
 MOVES = {"dark", "decline", "fold", "pass", "call", "raise", "join", "skip"}
 COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
 MAX_MESSAGE = 4096
+
+
+def language_from_scope(scope: dict[str, Any]) -> str:
+    """The socket's language: the ``django_language`` cookie the switcher sets, else the best
+    supported language of the Accept-Language header, else LANGUAGE_CODE (as LocaleMiddleware)."""
+    headers = {name.lower(): value for name, value in scope.get("headers") or []}
+    cookies = scope.get("cookies")
+    if cookies is None:
+        cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME) or ""]
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _quality in parse_accept_lang_header(accept) if code != "*"]
+    for code in candidates:
+        if not code:
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -48,6 +78,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
+        self.language = language_from_scope(self.scope)
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = service.group_name(self.table_id)
         if self.user is None or not self.user.is_authenticated:
@@ -78,30 +109,33 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        try:
-            message = self._parse(text_data)
-            await self._dispatch(message)
-        except service.Refused as exc:
-            await self.send_table(error=str(exc))
-        except StateError:
-            log.exception("state store error on table %s", self.table_id)
-            await self.send_table(error="the table is busy; please try again")
+        # The whole command in the viewer's language: refusals are worded where they are raised,
+        # in the service and in the database layer it calls (sync_to_async keeps the context).
+        with translation.override(self.language):
+            try:
+                message = self._parse(text_data)
+                await self._dispatch(message)
+            except service.Refused as exc:
+                await self.send_table(error=str(exc))
+            except StateError:
+                log.exception("state store error on table %s", self.table_id)
+                await self.send_table(error=_("the table is busy; please try again"))
 
     def _parse(self, text: str | None) -> dict[str, Any]:
         if text is None or len(text) > MAX_MESSAGE:
-            raise service.Refused("that message could not be read")
+            raise service.Refused(_("that message could not be read"))
         try:
             message = json.loads(text)
         except json.JSONDecodeError:
-            raise service.Refused("that message could not be read (not JSON)") from None
+            raise service.Refused(_("that message could not be read (not JSON)")) from None
         if not isinstance(message, dict):
-            raise service.Refused("that message could not be read (not a form)")
+            raise service.Refused(_("that message could not be read (not a form)"))
         verb = message.get("verb")
         if verb not in COMMANDS:
-            raise service.Refused(f"unknown command {str(verb)[:20]!r}")
+            raise service.Refused(_("unknown command %(verb)s") % {"verb": repr(str(verb)[:20])})
         table = message.get("table")
         if table not in (None, "", self.table_id, str(self.table_id)):
-            raise service.Refused("that command was for another table")
+            raise service.Refused(_("that command was for another table"))
         return message
 
     async def _dispatch(self, m: dict[str, Any]) -> None:
@@ -140,9 +174,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_table()
 
     async def send_table(self, *, error: str | None = None) -> None:
-        state = await service.load_table_state(self.table_id)
-        view = build_view(state.doc, user_id=self.user.pk, version=state.version)
-        html = render_regions(view=view, error=error)
+        # Also reached from the group hint (another player's move): words the log for this viewer.
+        with translation.override(self.language):
+            state = await service.load_table_state(self.table_id)
+            view = build_view(state.doc, user_id=self.user.pk, version=state.version)
+            html = render_regions(view=view, error=error)
         await self.send(text_data=html)
 
 
@@ -179,6 +215,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
+        self.language = language_from_scope(self.scope)
         self.dirty = False
         self.render_task: Any = None
         await self.channel_layer.group_add(service.LOBBY_GROUP, self.channel_name)
@@ -209,7 +246,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     async def send_tables(self) -> None:
         from channels.db import database_sync_to_async
 
-        html = await database_sync_to_async(_render_lobby_tables)(stake=self.stake)
+        with translation.override(self.language):
+            html = await database_sync_to_async(_render_lobby_tables)(stake=self.stake)
         await self.send(text_data=html)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import wallet_balance
@@ -96,7 +97,8 @@ def private_tables_of(*, user: User) -> list[Table]:
 
 def create_table(*, user: User, form_data: dict[str, Any]) -> Table:
     """Open a table with the settings of RULES.md §3 (already validated by TableForm)."""
-    name = (form_data.get("name") or "").strip() or f"{user.get_username()}'s table"
+    # A table's name is written once, in its creator's language.
+    name = (form_data.get("name") or "").strip() or _("%(name)s's table") % {"name": user.get_username()}
     table = Table.objects.create(
         name=name[:60],
         stake=int(form_data["stake"]),
@@ -209,8 +211,11 @@ def play_now(*, user: User) -> PlayNow:
     balance = wallet_balance(user=user)
     if affordable_stake(balance=balance) is None:
         raise LobbyError(
-            f"You need at least {20 * STAKES[0]} chips to sit down; your wallet holds {balance}. "
-            "Your profile page has the daily bonus and the refill."
+            _(
+                "You need at least %(need)s chips to sit down; your wallet holds %(balance)s. "
+                "Your profile page has the daily bonus and the refill."
+            )
+            % {"need": 20 * STAKES[0], "balance": balance}
         )
     attempts = 0
     for table, free in _candidates(balance=balance):
@@ -234,7 +239,7 @@ def play_now(*, user: User) -> PlayNow:
         },
     )
     if not _sit(user=user, table=table, position=0, balance=balance):
-        raise LobbyError("Could not sit you down; please try again.")
+        raise LobbyError(_("Could not sit you down; please try again."))
     return PlayNow(table=table, seated=True)
 
 
@@ -245,7 +250,7 @@ def _sit(*, user: User, table: Table, position: int, balance: int) -> bool:
             user=user, table_id=table.pk, position=position, buy_in=buy_in_for(table=table, balance=balance)
         )
     except service.Refused as exc:
-        if "taken" in str(exc):
+        if exc.code == "seat_taken":
             return False
         raise LobbyError(str(exc)) from None
     return True

@@ -56,3 +56,19 @@ def isolated_live_state(settings):
     store_module._memory_store = None
     yield
     store_module._memory_store = None
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language (English).
+
+    Django's test client runs LocaleMiddleware in the test's own thread, and nothing deactivates
+    the language it chose: after a request with ``Accept-Language: bg`` the next test would word
+    everything it computes (card labels, log lines) in Bulgarian.
+    """
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()

@@ -10,6 +10,8 @@ import time
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.bots import LEVELS
@@ -21,7 +23,11 @@ from games.models import Seat, Table
 PRACTICE_STAKE = 10
 PRACTICE_CHIPS = 500
 PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
-LEVEL_NAMES = {"easy": "Computer (easy)", "normal": "Computer (normal)", "hard": "Computer (hard)"}
+LEVEL_NAMES = {
+    "easy": gettext_noop("Computer (easy)"),
+    "normal": gettext_noop("Computer (normal)"),
+    "hard": gettext_noop("Computer (hard)"),
+}
 
 Refused = t.Refused
 
@@ -47,7 +53,9 @@ def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
             )
         )
         table = Table.objects.create(
-            name=f"Practice: {user.get_username()} v {LEVEL_NAMES[level]}",
+            # Named in the player's language: a practice table is theirs alone.
+            name=_("Practice: %(player)s v %(computer)s")
+            % {"player": user.get_username(), "computer": _(LEVEL_NAMES[level])},
             stake=PRACTICE_STAKE,
             seat_count=2,
             dark_play=True,
@@ -69,9 +77,9 @@ def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
 async def practice_start(*, user: User, level: str) -> int:
     """Start a practice table for ``user`` against the computer at ``level``; returns its id."""
     if level not in LEVELS:
-        raise Refused(f"choose a level: {', '.join(LEVELS)}")
+        raise Refused(_("choose a level: %(levels)s") % {"levels": ", ".join(LEVELS)})
     if not user.is_authenticated:
-        raise Refused("log in to practise")
+        raise Refused(_("log in to practise"))
     table_id, old = await database_sync_to_async(_open_practice_table)(user=user, level=level)
     for old_id in old:
         await practice_close(table_id=old_id)
@@ -84,12 +92,12 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
     state = await service.load_table_state(table_id)
     doc = state.doc
     if not doc["table"].get("practice") or t.position_of(doc, user.pk) is None:
-        raise Refused("this is not your practice table")
+        raise Refused(_("this is not your practice table"))
     if doc["hand"] or doc["ended"]:
-        raise Refused("finish the hand in play first")
+        raise Refused(_("finish the hand in play first"))
     need = 2 * doc["table"]["stake"]
     if all(s["chips"] >= need for s in doc["seats"] if s):
-        raise Refused("both sides can still play: a new game starts when one is out of chips")
+        raise Refused(_("both sides can still play: a new game starts when one is out of chips"))
     await database_sync_to_async(_reset_chips)(table_id=table_id)
 
     def reset(current: Versioned) -> t.Doc:

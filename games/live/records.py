@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import (
@@ -49,7 +50,7 @@ def load_table(table_id: int) -> Table:
     try:
         return Table.objects.get(pk=table_id)
     except Table.DoesNotExist:
-        raise Refused("there is no such table") from None
+        raise Refused(_("there is no such table")) from None
 
 
 def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
@@ -78,13 +79,16 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     """Take a free seat and buy in from the wallet (RULES.md §3: 20 S to 100 S)."""
     table = load_table(table_id)
     if table.status != Table.Status.OPEN:
-        raise Refused("this table is closed")
+        raise Refused(_("this table is closed"))
     if table.practice:
-        raise Refused("practice tables are one player against the computer")
+        raise Refused(_("practice tables are one player against the computer"))
     if not isinstance(position, int) or not 0 <= position < table.seat_count:
-        raise Refused("there is no such seat")
+        raise Refused(_("there is no such seat"))
     if not isinstance(buy_in, int) or not table.min_buy_in <= buy_in <= table.max_buy_in:
-        raise Refused(f"the buy-in is between {table.min_buy_in} and {table.max_buy_in} chips")
+        raise Refused(
+            _("the buy-in is between %(low)s and %(high)s chips")
+            % {"low": table.min_buy_in, "high": table.max_buy_in}
+        )
     try:
         ensure_not_banned(user=user)
     except LedgerError as exc:
@@ -92,14 +96,17 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     try:
         with transaction.atomic():
             if Seat.objects.filter(table=table, user=user).exists():
-                raise Refused("you already have a seat at this table")
+                raise Refused(_("you already have a seat at this table"))
             Seat.objects.create(table=table, user=user, position=position)
             already = seat_balance(user=user, table_id=table.pk)
             if already + buy_in > table.max_buy_in:
-                raise Refused(f"at most {table.max_buy_in} chips on a seat; you have {already} there")
+                raise Refused(
+                    _("at most %(most)s chips on a seat; you have %(have)s there")
+                    % {"most": table.max_buy_in, "have": already}
+                )
             seat_buy_in(user=user, table_id=table.pk, amount=buy_in, idempotency_key=f"sit:{uuid.uuid4()}")
     except IntegrityError:
-        raise Refused("that seat was just taken") from None
+        raise Refused(_("that seat was just taken"), code="seat_taken") from None
     except LedgerError as exc:
         raise Refused(str(exc)) from None
     chips = seat_balance(user=user, table_id=table.pk)
@@ -110,14 +117,17 @@ def add_chips(*, user: User, table_id: int, amount: int) -> int:
     table = load_table(table_id)
     if table.practice:
         # Practice chips never come from the wallet.
-        raise Refused("practice chips cannot be added: start a new game when one side is out of chips")
+        raise Refused(_("practice chips cannot be added: start a new game when one side is out of chips"))
     if not Seat.objects.filter(table=table, user=user).exists():
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     have = seat_balance(user=user, table_id=table.pk)
     if not isinstance(amount, int) or amount <= 0:
-        raise Refused("add a positive whole number of chips")
+        raise Refused(_("add a positive whole number of chips"))
     if have + amount > table.max_buy_in:
-        raise Refused(f"at most {table.max_buy_in} chips on a seat; you have {have}")
+        raise Refused(
+            _("at most %(most)s chips on a seat; you have %(have)s")
+            % {"most": table.max_buy_in, "have": have}
+        )
     try:
         seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
     except LedgerError as exc:

@@ -22,6 +22,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import new_server_seed, seed_hash
@@ -139,8 +141,13 @@ def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
     doc["epoch"] = secrets.token_hex(4)
     doc["touched"] = time.time()
     if cancelled:
-        doc["notice"] = (
-            "The hand in play was cancelled (the table was restarted); every seat has its chips back."
+        t.set_notice(
+            doc,
+            t.entry(
+                gettext_noop(
+                    "The hand in play was cancelled (the table was restarted); every seat has its chips back."
+                )
+            ),
         )
     t.schedule_start(doc, now=time.time())
     return doc, cancelled
@@ -166,7 +173,7 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
     state = await load_table_state(table_id)
     pos = t.position_of(state.doc, user.pk)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     if state.doc["table"].get("practice"):
         from games.live.practice import practice_close
 
@@ -192,9 +199,9 @@ async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versi
     state = await load_table_state(table_id)
     pos = t.position_of(state.doc, user.pk)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
-        raise Refused("chips can be added between hands")
+        raise Refused(_("chips can be added between hands"))
     chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
     return await update_table(
         table_id, lambda s: t.set_chips(s.doc, user_id=user.pk, chips=chips, now=time.time())
@@ -214,7 +221,7 @@ async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Vers
 
 async def table_set_client_seed(*, user: User, table_id: int, client_seed: object) -> Versioned:
     if not isinstance(client_seed, str) or not 1 <= len(client_seed.strip()) <= MAX_CLIENT_SEED:
-        raise Refused(f"a client seed is 1 to {MAX_CLIENT_SEED} characters")
+        raise Refused(_("a client seed is 1 to %(most)s characters") % {"most": MAX_CLIENT_SEED})
     seed = client_seed.strip()
     state = await update_table(
         table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed)
@@ -230,7 +237,13 @@ def _whole(value: object, what: str) -> int:
         return int(value.strip())
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise Refused(f"the {what} must be a whole number")
+    # One sentence per field: the words around it change with it in Bulgarian.
+    messages = {
+        "seat": gettext_noop("the seat must be a whole number"),
+        "buy-in": gettext_noop("the buy-in must be a whole number"),
+        "amount": gettext_noop("the amount must be a whole number"),
+    }
+    raise Refused(_(messages[what]))
 
 
 # ---------------------------------------------------------------- moves
@@ -252,7 +265,7 @@ async def table_act(
 
     def change(current: Versioned) -> t.Doc | None:
         if epoch is not None and epoch != current.doc.get("epoch"):
-            raise Refused("the table was restarted since you acted; here it is as it is now")
+            raise Refused(_("the table was restarted since you acted; here it is as it is now"))
         if not t.check_command(
             current.doc, version=current.version, client_version=client_version, action_id=action_id
         ):

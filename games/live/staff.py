@@ -7,6 +7,8 @@ import time
 
 from channels.db import database_sync_to_async
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.live import records, service
@@ -20,7 +22,7 @@ Refused = t.Refused
 def _check_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise Refused("a reason is required")
+        raise Refused(_("a reason is required"))
     return reason
 
 
@@ -31,7 +33,9 @@ async def table_close(*, table_id: int, staff_user: User, reason: str) -> Versio
     await service.settle(table_id=table_id)  # a hand that already ended is paid, not cancelled
 
     def close(current: Versioned) -> t.Doc:
-        doc = t.cancel_hand(current.doc, notice=f"The table was closed by staff: {reason}", now=time.time())
+        # Worded for each player in their language; the reason is staff's own words.
+        notice = t.entry(gettext_noop("The table was closed by staff: %(reason)s"), reason=reason)
+        doc = t.cancel_hand(current.doc, notice=notice, now=time.time())
         doc["table"]["status"] = Table.Status.CLOSED
         doc["timer"] = None
         return doc
@@ -66,7 +70,7 @@ async def seat_remove(*, table_id: int, user: User, staff_user: User, reason: st
     reason = _check_reason(reason)
     state = await service.load_table_state(table_id)
     if t.position_of(state.doc, user.pk) is None:
-        raise Refused(f"{user} is not seated at this table")
+        raise Refused(_("%(user)s is not seated at this table") % {"user": user})
     await database_sync_to_async(TableEvent.objects.create)(
         table_id=table_id, kind=TableEvent.Kind.REMOVED, staff_user=staff_user, user=user, reason=reason
     )

@@ -20,8 +20,17 @@ The document::
               winner, pot, shown hands
     timer     {"kind": "turn" | "start" | "settle", "at": unix seconds} or None
     action_ids  recent action ids, so a repeated command is applied once
-    log       recent lines of the table's log (newest last)
-    notice    a one-off message for everyone (hand cancelled, table closed), or None
+    log       recent lines of the table's log (newest last), in English
+    log_entries  the same lines as entries to translate for each viewer (``entry``)
+    notice    a one-off message for everyone (hand cancelled, table closed), or None, in English
+    notice_entry  the same as an entry, or None
+
+Everyone at a table shares one document but not one language, so lines and notices are stored
+as entries: a message marked with ``gettext_noop`` and its parameters, worded in the viewer's
+language when their view is built (games/live/views.py). The English text is kept beside them
+for whatever reads the document directly (the tests, the logs of the service, older documents).
+``Refused`` messages go to the one player who acted, so they are translated when raised: the
+table's socket runs each command in its viewer's language (games/consumers.py).
 """
 
 from __future__ import annotations
@@ -29,6 +38,9 @@ from __future__ import annotations
 import copy
 import secrets
 from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
 from games.engine.hand import FINISHED, JOIN, Hand, IllegalAction
@@ -44,8 +56,65 @@ LOG_KEPT = 40
 VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
 
 
+# The table log's line for each move (verbs are checked against VERBS first).
+MOVE_LINES = {
+    "raise": gettext_noop("%(name)s raises to %(amount)s"),
+    "dark": gettext_noop("%(name)s bets dark"),
+    "decline": gettext_noop("%(name)s does not bet dark"),
+    "fold": gettext_noop("%(name)s folds"),
+    "pass": gettext_noop("%(name)s passes"),
+    "call": gettext_noop("%(name)s calls"),
+    "join": gettext_noop("%(name)s joins the svara"),
+    "skip": gettext_noop("%(name)s does not join"),
+}
+
+
 class Refused(ValueError):
-    """A command the table does not accept now; the message is for the player."""
+    """A command the table does not accept now; the message is for the player.
+
+    ``code`` names a refusal that a caller acts on (``seat_taken``), since the message itself is
+    in the player's language.
+    """
+
+    def __init__(self, message: str, *, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+# The engine's refusals (games.engine.hand.REFUSALS) by code, worded for translation; the
+# engine itself imports nothing from Django and keeps its English text for the hand file.
+ENGINE_REFUSALS = {
+    "hand_over": gettext_noop("the hand is over"),
+    "unknown_move": gettext_noop("unknown move %(verb)s: use one of %(verbs)s"),
+    "no_such_seat": gettext_noop("no such seat"),
+    "nobody_to_act": gettext_noop("nobody can act now"),
+    "not_your_turn": gettext_noop("not your turn: it is %(name)s's"),
+    "timeout_no_amount": gettext_noop("a timeout takes no amount"),
+    "dark_round": gettext_noop("the cards are not dealt yet: bet dark or decline"),
+    "no_amount": gettext_noop("%(verb)s takes no amount"),
+    "amount_not_whole": gettext_noop("an amount must be a whole number of chips"),
+    "dark_amount": gettext_noop("a dark bet now is %(due)s, not %(amount)s"),
+    "join_or_skip": gettext_noop("it is time to join the svara (fee %(fee)s) or skip"),
+    "dark_round_over": gettext_noop("the dark round is over"),
+    "no_svara": gettext_noop("there is no svara to join"),
+    "nothing_to_call": gettext_noop("nothing to call: pass or raise"),
+    "raise_amount_missing": gettext_noop("say how much to raise to"),
+    "raise_not_whole": gettext_noop("a raise must be a whole number of chips"),
+    "no_raise_possible": gettext_noop("no raise is possible: the cap is %(cap)s"),
+    "raise_too_small": gettext_noop("the smallest raise is to %(low)s"),
+    "raise_above_cap": gettext_noop("the most you can raise to is %(cap)s (the cap)"),
+}
+
+
+def engine_refusal(exc: IllegalAction) -> str:
+    """The engine's refusal in the active language (its English message for an unknown code)."""
+    text = ENGINE_REFUSALS.get(exc.code)
+    if text is None:
+        return str(exc)
+    params = dict(exc.params)
+    if "verb" in params and exc.code == "unknown_move":
+        params["verb"] = repr(params["verb"])
+    return _(text) % params
 
 
 # ---------------------------------------------------------------- building
@@ -62,7 +131,9 @@ def new_table_doc(*, table: dict[str, Any], seats: list[dict[str, Any] | None]) 
         "timer": None,
         "action_ids": [],
         "log": [],
+        "log_entries": [],
         "notice": None,
+        "notice_entry": None,
     }
 
 
@@ -83,8 +154,47 @@ def seat_entry(
     }
 
 
-def _log(doc: Doc, text: str) -> None:
-    doc["log"] = (doc["log"] + [text])[-LOG_KEPT:]
+def entry(msg: str, **args: Any) -> dict[str, Any]:
+    """A line to word in each viewer's language: ``msg`` is marked with ``gettext_noop`` and has
+    %(name)s placeholders; an argument may itself be an entry, or a list of names."""
+    return {"msg": msg, "args": args}
+
+
+def render_entry(item: Any, *, translate: bool = True) -> str:
+    """An entry in the active language (or in English, as written, with ``translate=False``).
+
+    A plain string (a line of an older document, a staff member's reason) is shown as it is.
+    """
+    if not isinstance(item, dict):
+        return str(item)
+    word = _ if translate else str
+    args = {}
+    for key, value in item.get("args", {}).items():
+        if isinstance(value, dict):
+            value = render_entry(value, translate=translate)
+        elif isinstance(value, list):
+            value = _join_names([str(v) for v in value], word)
+        args[key] = value
+    return word(item["msg"]) % args if args else word(item["msg"])
+
+
+def _join_names(names: list[str], word: Any) -> str:
+    joined = names[0] if names else ""
+    for name in names[1:]:
+        joined = word(gettext_noop("%(first)s and %(second)s")) % {"first": joined, "second": name}
+    return joined
+
+
+def _log(doc: Doc, msg: str, **args: Any) -> None:
+    line = entry(msg, **args)
+    doc["log"] = (doc["log"] + [render_entry(line, translate=False)])[-LOG_KEPT:]
+    doc["log_entries"] = [*doc.get("log_entries", []), line][-LOG_KEPT:]
+
+
+def set_notice(doc: Doc, notice: dict[str, Any] | str | None) -> None:
+    """The one-off message for everyone: an ``entry`` (or a plain string, shown as it is)."""
+    doc["notice"] = None if notice is None else render_entry(notice, translate=False)
+    doc["notice_entry"] = notice
 
 
 def position_of(doc: Doc, user_id: int) -> int | None:
@@ -134,7 +244,7 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
     doc = copy.deepcopy(doc)
     stacked = doc.pop("stacked_decks", None) or []
     if doc["hand"] or doc["ended"]:
-        raise Refused("a hand is already in play")
+        raise Refused(_("a hand is already in play"))
     positions = ready_positions(doc)
     if len(positions) < 2:
         doc["timer"] = None
@@ -169,9 +279,13 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         "client_seeds": client_seeds,
         "started_at": started_at,
     }
-    doc["notice"] = None
+    set_notice(doc, None)
     _log(
-        doc, f"Hand {number} begins; {doc['seats'][dealer]['name']} deals. Seed hash {seed_hash(seed)[:16]}…"
+        doc,
+        gettext_noop("Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…"),
+        number=number,
+        dealer=doc["seats"][dealer]["name"],
+        hash=seed_hash(seed)[:16],
     )
     _after_change(doc, hand, now=now)
     return doc
@@ -192,15 +306,15 @@ def check_command(doc: Doc, *, version: int, client_version: object, action_id: 
     A stale version is refused: the player acted on a table that has since changed.
     """
     if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
-        raise Refused("the command has no valid action id; reload the table")
+        raise Refused(_("the command has no valid action id; reload the table"))
     if action_id in doc["action_ids"]:
         return False
     if isinstance(client_version, str) and client_version.isdigit():
         client_version = int(client_version)
     if not isinstance(client_version, int) or isinstance(client_version, bool):
-        raise Refused("the command does not say which table version it was made on")
+        raise Refused(_("the command does not say which table version it was made on"))
     if client_version != version:
-        raise Refused("the table has changed since you acted; here it is as it is now")
+        raise Refused(_("the table has changed since you acted; here it is as it is now"))
     return True
 
 
@@ -214,12 +328,12 @@ def parse_amount(value: object) -> int | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool):
-        raise Refused("the amount must be a whole number of chips")
+        raise Refused(_("the amount must be a whole number of chips"))
     if isinstance(value, int):
         return value
     if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
         return int(value.strip())
-    raise Refused("the amount must be a whole number of chips")
+    raise Refused(_("the amount must be a whole number of chips"))
 
 
 def apply_move(
@@ -227,14 +341,14 @@ def apply_move(
 ) -> Doc:
     """A player's decision in the hand in play."""
     if verb not in VERBS:
-        raise Refused(f"unknown move {verb!r}")
+        raise Refused(_("unknown move %(verb)s") % {"verb": repr(verb)})
     pos = position_of(doc, user_id)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     if not doc["hand"]:
-        raise Refused("there is no hand in play")
+        raise Refused(_("there is no hand in play"))
     if pos not in doc["hand"]["positions"]:
-        raise Refused("you are not in this hand")
+        raise Refused(_("you are not in this hand"))
     doc = copy.deepcopy(doc)
     hand = hand_of(doc)
     assert hand is not None
@@ -242,10 +356,13 @@ def apply_move(
     try:
         hand.act(seat_index, verb, amount if verb in ("raise", "dark") else _no_amount(verb, amount))
     except IllegalAction as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(engine_refusal(exc)) from None
     seat = doc["seats"][pos]
     seat["timeouts"] = 0
-    _log(doc, _describe(seat["name"], verb, amount, hand))
+    if verb == "raise":
+        _log(doc, MOVE_LINES[verb], name=seat["name"], amount=amount)
+    else:
+        _log(doc, MOVE_LINES[verb], name=seat["name"])
     _remember(doc, action_id)
     _after_change(doc, hand, now=now)
     return doc
@@ -253,22 +370,7 @@ def apply_move(
 
 def _no_amount(verb: str, amount: int | None) -> None:
     if amount is not None:
-        raise Refused(f"{verb} takes no amount")
-
-
-def _describe(name: str, verb: str, amount: int | None, hand: Hand) -> str:
-    """One line of the table's log for a move."""
-    if verb == "raise":
-        return f"{name} raises to {amount}"
-    return {
-        "dark": f"{name} bets dark",
-        "decline": f"{name} does not bet dark",
-        "fold": f"{name} folds",
-        "pass": f"{name} passes",
-        "call": f"{name} calls",
-        "join": f"{name} joins the svara",
-        "skip": f"{name} does not join",
-    }.get(verb, f"{name}: {verb}")
+        raise Refused(_("%(verb)s takes no amount") % {"verb": verb})
 
 
 def apply_timeout(doc: Doc, *, now: float) -> Doc:
@@ -282,10 +384,15 @@ def apply_timeout(doc: Doc, *, now: float) -> Doc:
     seat = doc["seats"][pos]
     if seat is not None:
         seat["timeouts"] += 1
-        _log(doc, f"{seat['name']} ran out of time")
+        _log(doc, gettext_noop("%(name)s ran out of time"), name=seat["name"])
         if seat["timeouts"] >= TIMEOUTS_TO_SIT_OUT:
             seat["sitting_out"] = seat["away"] = True
-            _log(doc, f"{seat['name']} sits out after {TIMEOUTS_TO_SIT_OUT} timeouts")
+            _log(
+                doc,
+                gettext_noop("%(name)s sits out after %(count)s timeouts"),
+                name=seat["name"],
+                count=TIMEOUTS_TO_SIT_OUT,
+            )
     _after_change(doc, hand, now=now)
     return doc
 
@@ -320,16 +427,24 @@ def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
     """Tell the table when a tie opens a svara and when its replay is dealt."""
     positions = doc["hand"]["positions"]
     if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
-        names = " and ".join(
-            doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]
-        )
-        points = hand.points[hand.tied[0]]
+        names = [doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]]
         _log(
             doc,
-            f"Svara! {names} tie on {points}; the pot of {hand.pot} is replayed (join for {hand.join_fee})",
+            gettext_noop(
+                "Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed (join for %(fee)s)"
+            ),
+            names=names,
+            points=hand.points[hand.tied[0]],
+            pot=hand.pot,
+            fee=hand.join_fee,
         )
     if hand.svaras > before.get("svaras", 0):
-        _log(doc, f"Svara replay {hand.svaras} is dealt; the pot is {hand.pot}")
+        _log(
+            doc,
+            gettext_noop("Svara replay %(number)s is dealt; the pot is %(pot)s"),
+            number=hand.svaras,
+            pot=hand.pot,
+        )
 
 
 def bot_pause(hand: Hand) -> float:
@@ -376,7 +491,13 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
     }
     winner = doc["seats"][winner_pos]["name"] if doc["seats"][winner_pos] else "?"
-    _log(doc, f"{winner} wins {hand.pot}. Seed revealed: {info['server_seed'][:16]}…")
+    _log(
+        doc,
+        gettext_noop("%(name)s wins %(pot)s. Seed revealed: %(seed)s…"),
+        name=winner,
+        pot=hand.pot,
+        seed=info["server_seed"][:16],
+    )
     # Settle in the database right away (the service does); the timer is the safety net.
     doc["timer"] = {"kind": "settle", "at": now + SHOWDOWN_PAUSE}
 
@@ -419,7 +540,7 @@ def _sit_out_broke_players(doc: Doc) -> None:
     for seat in doc["seats"]:
         if seat and seat["chips"] < need and not seat["sitting_out"]:
             seat["sitting_out"] = True
-            _log(doc, f"{seat['name']} sits out until they add chips")
+            _log(doc, gettext_noop("%(name)s sits out until they add chips"), name=seat["name"])
 
 
 # ---------------------------------------------------------------- seats
@@ -428,9 +549,9 @@ def _sit_out_broke_players(doc: Doc) -> None:
 def add_seat(doc: Doc, *, position: int, entry: dict, now: float) -> Doc:
     doc = copy.deepcopy(doc)
     if doc["seats"][position] is not None and doc["seats"][position]["user_id"] != entry["user_id"]:
-        raise Refused("that seat is taken")
+        raise Refused(_("that seat is taken"), code="seat_taken")
     doc["seats"][position] = dict(entry)
-    _log(doc, f"{entry['name']} sits down with {entry['chips']}")
+    _log(doc, gettext_noop("%(name)s sits down with %(chips)s"), name=entry["name"], chips=entry["chips"])
     schedule_start(doc, now=now)
     return doc
 
@@ -440,7 +561,7 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
     pos = position_of(doc, user_id)
     if pos is None:
         return doc
-    _log(doc, f"{doc['seats'][pos]['name']} leaves the table")
+    _log(doc, gettext_noop("%(name)s leaves the table"), name=doc["seats"][pos]["name"])
     doc["seats"][pos] = None
     schedule_start(doc, now=now)
     return doc
@@ -451,10 +572,10 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     doc = copy.deepcopy(doc)
     pos = position_of(doc, user_id)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     seat = doc["seats"][pos]
     seat["leaving"] = True
-    _log(doc, f"{seat['name']} is leaving")
+    _log(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
     hand = hand_of(doc)
     # On their turn they fold now; otherwise when the turn comes (``_after_change``).
     if hand is not None and hand.to_act is not None and doc["hand"]["positions"][hand.to_act] == pos:
@@ -466,12 +587,12 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
     doc = copy.deepcopy(doc)
     pos = position_of(doc, user_id)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     seat = doc["seats"][pos]
     seat["chips"] = chips
     if chips >= 2 * doc["table"]["stake"] and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
-    _log(doc, f"{seat['name']} now has {chips}")
+    _log(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
     schedule_start(doc, now=now)
     return doc
 
@@ -480,14 +601,19 @@ def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) ->
     doc = copy.deepcopy(doc)
     pos = position_of(doc, user_id)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     seat = doc["seats"][pos]
     if not sitting_out and seat["chips"] < 2 * doc["table"]["stake"]:
-        raise Refused(f"add chips first: a hand needs at least {2 * doc['table']['stake']}")
+        raise Refused(
+            _("add chips first: a hand needs at least %(chips)s") % {"chips": 2 * doc["table"]["stake"]}
+        )
     seat["sitting_out"] = sitting_out
     seat["away"] = False
     seat["timeouts"] = 0
-    _log(doc, f"{seat['name']} {'sits out' if sitting_out else 'is back'}")
+    if sitting_out:
+        _log(doc, gettext_noop("%(name)s sits out"), name=seat["name"])
+    else:
+        _log(doc, gettext_noop("%(name)s is back"), name=seat["name"])
     schedule_start(doc, now=now)
     return doc
 
@@ -496,18 +622,25 @@ def set_client_seed(doc: Doc, *, user_id: int, client_seed: str) -> Doc:
     doc = copy.deepcopy(doc)
     pos = position_of(doc, user_id)
     if pos is None:
-        raise Refused("you are not seated at this table")
+        raise Refused(_("you are not seated at this table"))
     doc["seats"][pos]["client_seed"] = client_seed
     return doc
 
 
-def cancel_hand(doc: Doc, *, notice: str, now: float) -> Doc:
-    """Drop the hand in play: seats keep the chips they had when it began (the ledger never moved)."""
+def cancel_hand(doc: Doc, *, notice: dict[str, Any] | str, now: float) -> Doc:
+    """Drop the hand in play: seats keep the chips they had when it began (the ledger never moved).
+
+    ``notice`` says why, to everyone: an ``entry``, or a plain string shown as it is."""
     doc = copy.deepcopy(doc)
     if doc["hand"]:
-        _log(doc, f"Hand {doc['hand']['number']} cancelled: {notice}")
+        _log(
+            doc,
+            gettext_noop("Hand %(number)s cancelled: %(notice)s"),
+            number=doc["hand"]["number"],
+            notice=notice,
+        )
     doc["hand"] = None
-    doc["notice"] = notice
+    set_notice(doc, notice)
     doc["timer"] = None
     for seat in doc["seats"]:
         if seat:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.cards import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
-from games.live.table import Doc, hand_of, position_of
-
-RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+from games.live.table import Doc, hand_of, position_of, render_entry
+from games.rules_content import card_name
 
 
 def card_view(card: int) -> dict[str, Any]:
@@ -24,7 +23,8 @@ def card_view(card: int) -> dict[str, Any]:
         "suit": suit,
         "symbol": SUIT_SYMBOLS[suit],
         "red": suit in ("D", "H"),
-        "label": f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES[suit]}",
+        # As players name the card, in the viewer's language: "seven of clubs", "седмица спатия".
+        "label": card_name(card),
     }
 
 
@@ -81,8 +81,9 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         "hand": None,
         "last": _last_view(doc) if last else None,
         "timer": doc.get("timer"),
-        "log": list(doc["log"]),
-        "notice": doc.get("notice"),
+        # Stored as entries shared by every viewer; worded here in this viewer's active language.
+        "log": _log_lines(doc),
+        "notice": render_entry(doc["notice_entry"]) if doc.get("notice_entry") else doc.get("notice"),
         "actions": None,
         "new_game": _new_game_offered(doc),
     }
@@ -101,6 +102,15 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         if legal is not None and my_index is not None and legal.seat == my_index:
             view["actions"] = _actions(hand, legal)
     return view
+
+
+def _log_lines(doc: Doc) -> list[str]:
+    """The table's log in the active language; a document written before the log had entries
+    (or rebuilt by an older process) has only its English lines, shown as they are."""
+    entries = doc.get("log_entries")
+    if entries is None:
+        return list(doc["log"])
+    return [render_entry(e) for e in entries]
 
 
 def _actions(hand, legal) -> dict[str, Any]:
