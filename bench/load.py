@@ -407,7 +407,7 @@ async def run_setup(
         database_url=database_url,
         redis_url=args.redis_url,
         prefix=prefix,
-        settings="svara_site.settings",
+        settings=args.settings if app == "svara" else "svara_site.settings",
         DEBUG="false",
     )
     if app == "svara":
@@ -541,6 +541,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/8")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy raw profiles of each window here")
+    parser.add_argument("--settings", default="svara_site.settings", help="settings of the svara servers")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=RESULTS / "load.json")
     return parser.parse_args(argv)
