@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.forms import BanForm, WalletAdjustForm
 from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, User
@@ -113,9 +115,9 @@ class UserAdmin(DjangoUserAdmin):
             except LedgerError as exc:
                 self.message_user(request, str(exc), messages.WARNING)
             else:
-                self.message_user(request, f"{user} is banned.", messages.SUCCESS)
+                self.message_user(request, _("%(user)s is banned.") % {"user": user}, messages.SUCCESS)
 
-    @admin.action(description="Ban selected users (asks for a reason)", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Ban selected users (asks for a reason)"), permissions=["ban"])
     def ban_users(self, request: HttpRequest, queryset) -> HttpResponse | None:
         form = BanForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
@@ -123,7 +125,7 @@ class UserAdmin(DjangoUserAdmin):
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": "Ban users",
+            "title": _("Ban users"),
             "users": queryset,
             "form": form,
             "action": "ban_users",
@@ -131,7 +133,7 @@ class UserAdmin(DjangoUserAdmin):
         }
         return TemplateResponse(request, "accounts/admin/ban_users.html", context)
 
-    @admin.action(description="Lift the bans of selected users", permissions=["ban"])
+    @admin.action(description=gettext_lazy("Lift the bans of selected users"), permissions=["ban"])
     def lift_bans(self, request: HttpRequest, queryset) -> None:
         for user in queryset:
             try:
@@ -139,7 +141,9 @@ class UserAdmin(DjangoUserAdmin):
             except LedgerError as exc:
                 self.message_user(request, str(exc), messages.WARNING)
             else:
-                self.message_user(request, f"The ban of {user} is lifted.", messages.SUCCESS)
+                self.message_user(
+                    request, _("The ban of %(user)s is lifted.") % {"user": user}, messages.SUCCESS
+                )
 
     def ban_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
         if not self.has_ban_permission(request):
@@ -151,7 +155,7 @@ class UserAdmin(DjangoUserAdmin):
             return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Ban {user}",
+            "title": _("Ban %(user)s") % {"user": user},
             "users": [user],
             "form": form,
             "opts": self.model._meta,
@@ -179,12 +183,13 @@ class UserAdmin(DjangoUserAdmin):
             else:
                 self.message_user(
                     request,
-                    f"Wallet of {user} adjusted by {form.cleaned_data['amount']:+d} (transaction #{txn.pk}).",
+                    _("Wallet of %(user)s adjusted by %(amount)s (transaction #%(number)s).")
+                    % {"user": user, "amount": f"{form.cleaned_data['amount']:+d}", "number": txn.pk},
                 )
                 return HttpResponseRedirect(reverse("admin:accounts_user_change", args=[user.pk]))
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Adjust the wallet of {user}",
+            "title": _("Adjust the wallet of %(user)s") % {"user": user},
             "target": user,
             "form": form,
             "opts": self.model._meta,

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from accounts.models import LedgerEntry, LedgerTransaction
 from accounts.services import (
     LedgerError,
     grant_status,
@@ -20,11 +26,56 @@ from accounts.services.profile import hand_stats, ledger_rows
 
 ROWS_PER_PAGE = 20
 
+Kind = LedgerTransaction.Kind
+# The chip history's words for each kind of movement, translated when shown.
+KIND_LABELS = {
+    Kind.SIGNUP_BONUS: gettext_noop("sign-up bonus"),
+    Kind.DAILY_BONUS: gettext_noop("daily bonus"),
+    Kind.REFILL: gettext_noop("refill"),
+    Kind.ADJUST: gettext_noop("staff adjustment"),
+    Kind.BUY_IN: gettext_noop("buy-in"),
+    Kind.CASH_OUT: gettext_noop("cash-out"),
+    Kind.HAND_SETTLE: gettext_noop("hand settled"),
+}
+# The memos the room writes itself (the ledger stores them in English); a staff adjustment's memo
+# is the staff member's own words and is shown as written.
+MEMOS = [
+    (re.compile(r"welcome chips"), gettext_noop("welcome chips")),
+    (re.compile(r"daily bonus"), gettext_noop("daily bonus")),
+    (
+        re.compile(r"refill from (?P<held>\d+) to (?P<target>\d+)"),
+        gettext_noop("refill from %(held)s to %(target)s"),
+    ),
+    (re.compile(r"buy-in at table (?P<table>\d+)"), gettext_noop("buy-in at table %(table)s")),
+    (re.compile(r"cash-out from table (?P<table>\d+)"), gettext_noop("cash-out from table %(table)s")),
+    (
+        re.compile(r"hand (?P<number>\d+) at table (?P<table>\d+)"),
+        gettext_noop("hand %(number)s at table %(table)s"),
+    ),
+    (re.compile(r"hand at table (?P<table>\d+)"), gettext_noop("hand at table %(table)s")),
+]
+
+
+def _memo(txn: LedgerTransaction) -> str:
+    if txn.kind != Kind.ADJUST:
+        for pattern, text in MEMOS:
+            if match := pattern.fullmatch(txn.memo):
+                return _(text) % match.groupdict()
+    return txn.memo
+
+
+def _with_labels(entries: list[LedgerEntry]) -> list[LedgerEntry]:
+    for entry in entries:
+        entry.kind_label = _(KIND_LABELS.get(entry.transaction.kind, entry.transaction.kind))
+        entry.note = _memo(entry.transaction)
+    return entries
+
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
     page = Paginator(ledger_rows(user=user), ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = _with_labels(list(page.object_list))
     context = {
         "balance": wallet_balance(user=user),
         "grants": grant_status(user=user),
@@ -42,7 +93,11 @@ def claim_daily_bonus(request: HttpRequest) -> HttpResponse:
     except LedgerError as exc:
         messages.warning(request, str(exc))
     else:
-        messages.success(request, f"Daily bonus: {txn.amount:,} chips added to your wallet.")
+        messages.success(
+            request,
+            _("Daily bonus: %(amount)s chips added to your wallet.")
+            % {"amount": number_format(txn.amount, force_grouping=True)},
+        )
     return redirect("profile")
 
 
@@ -54,5 +109,9 @@ def claim_refill(request: HttpRequest) -> HttpResponse:
     except LedgerError as exc:
         messages.warning(request, str(exc))
     else:
-        messages.success(request, f"Refill: {txn.amount:,} chips added to your wallet.")
+        messages.success(
+            request,
+            _("Refill: %(amount)s chips added to your wallet.")
+            % {"amount": number_format(txn.amount, force_grouping=True)},
+        )
     return redirect("profile")

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import wallet_balance
@@ -63,7 +64,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         table = lobby.create_table(user=request.user, form_data=form.cleaned_data)
         if table.private:
-            messages.success(request, "Your private table is open: send the invite link to your friends.")
+            messages.success(request, _("Your private table is open: send the invite link to your friends."))
         return redirect("table", table_id=table.pk)
     return render(request, "games/new_table.html", {"form": form}, status=400 if form.errors else 200)
 
@@ -77,7 +78,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
         messages.warning(request, str(exc))
         return redirect("lobby")
     if not result.seated:
-        messages.info(request, "You already have a seat here.")
+        messages.info(request, _("You already have a seat here."))
     return redirect("table", table_id=result.table.pk)
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Ban, User
 from accounts.services.errors import InvalidRequest, LedgerError, UserBanned
@@ -26,7 +27,7 @@ def ensure_not_banned(*, user: Any) -> None:
     """Raise ``UserBanned`` (a ``LedgerError``) when the user is banned; tables call this on sit-down."""
     ban = active_ban(user=user)
     if ban is not None:
-        raise UserBanned(f"{user} is banned by staff: {ban.reason}")
+        raise UserBanned(_("%(user)s is banned by staff: %(reason)s") % {"user": user, "reason": ban.reason})
 
 
 def user_can_sit(*, user: Any) -> bool:
@@ -38,7 +39,7 @@ def user_can_sit(*, user: Any) -> bool:
 
 def _check_staff(staff_user: Any) -> User:
     if not isinstance(staff_user, User) or not staff_user.is_staff:
-        raise LedgerError("Only staff can ban or lift a ban.")
+        raise LedgerError(_("Only staff can ban or lift a ban."))
     return staff_user
 
 
@@ -46,15 +47,15 @@ def ban_user(*, user: Any, reason: str, staff_user: Any) -> Ban:
     user = check_user(user)
     staff_user = _check_staff(staff_user)
     if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest("A reason is required to ban a user.")
+        raise InvalidRequest(_("A reason is required to ban a user."))
     if user.pk == staff_user.pk:
-        raise LedgerError("Staff cannot ban themselves.")
+        raise LedgerError(_("Staff cannot ban themselves."))
     try:
         with transaction.atomic():
             return Ban.objects.create(user=user, reason=reason.strip(), staff_user=staff_user)
     except IntegrityError:
         # The partial unique constraint: one active ban per user.
-        raise LedgerError(f"{user} is already banned.") from None
+        raise LedgerError(_("%(user)s is already banned.") % {"user": user}) from None
 
 
 def lift_ban(*, user: Any, staff_user: Any) -> Ban:
@@ -63,7 +64,7 @@ def lift_ban(*, user: Any, staff_user: Any) -> Ban:
     with transaction.atomic():
         ban = Ban.objects.select_for_update().filter(user=user, lifted_at__isnull=True).first()
         if ban is None:
-            raise LedgerError(f"{user} is not banned.")
+            raise LedgerError(_("%(user)s is not banned.") % {"user": user})
         ban.lifted_at = timezone.now()
         ban.lifted_by = staff_user
         ban.save(update_fields=["lifted_at", "lifted_by"])

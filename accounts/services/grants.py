@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import LedgerAccount, LedgerTransaction, User
 from accounts.services.bans import ensure_not_banned
@@ -71,7 +72,9 @@ def _last_grant(*, kind: str, wallet: LedgerAccount) -> LedgerTransaction | None
 def _wait_text(delta: timedelta) -> str:
     minutes = max(1, -(-int(delta.total_seconds()) // 60))  # round up: "in 0 minutes" would be a lie
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
+    if hours:
+        return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": minutes}
+    return _("%(minutes)s min") % {"minutes": minutes}
 
 
 def _grant_after(
@@ -97,6 +100,10 @@ def _grant_after(
         at=now,
     )
     if not created:
+        if kind == Kind.DAILY_BONUS:
+            raise GrantNotAvailable(_("The daily bonus was just granted by another request."))
+        if kind == Kind.REFILL:
+            raise GrantNotAvailable(_("The refill was just granted by another request."))
         raise GrantNotAvailable(f"The {txn.get_kind_display()} was just granted by another request.")
     return txn
 
@@ -114,7 +121,8 @@ def wallet_claim_daily_bonus(*, user: User, now: datetime | None = None) -> Ledg
         if last is not None and now < last.created_at + DAILY_BONUS_INTERVAL:
             wait = last.created_at + DAILY_BONUS_INTERVAL - now
             raise GrantNotAvailable(
-                f"You already claimed today's bonus; the next one is in {_wait_text(wait)}."
+                _("You already claimed today's bonus; the next one is in %(wait)s.")
+                % {"wait": _wait_text(wait)}
             )
         return _grant_after(
             kind=Kind.DAILY_BONUS,
@@ -142,14 +150,18 @@ def wallet_claim_refill(*, user: User, now: datetime | None = None) -> LedgerTra
         held = sum(account.balance for account in locked.values() if account.kind != LedgerAccount.Kind.HOUSE)
         if held >= REFILL_BELOW:
             raise GrantNotAvailable(
-                f"A refill is for players with fewer than {REFILL_BELOW} chips in wallet and seats together; "
-                f"you have {held}."
+                _(
+                    "A refill is for players with fewer than %(below)s chips in wallet and seats together; "
+                    "you have %(held)s."
+                )
+                % {"below": REFILL_BELOW, "held": held}
             )
         last = _last_grant(kind=Kind.REFILL, wallet=wallet)
         if last is not None and now < last.created_at + REFILL_INTERVAL:
             wait = last.created_at + REFILL_INTERVAL - now
             raise GrantNotAvailable(
-                f"You had a refill less than an hour ago; the next one is in {_wait_text(wait)}."
+                _("You had a refill less than an hour ago; the next one is in %(wait)s.")
+                % {"wait": _wait_text(wait)}
             )
         return _grant_after(
             kind=Kind.REFILL,

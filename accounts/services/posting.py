@@ -24,6 +24,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
 from accounts.services.errors import IdempotencyConflict, InsufficientFunds, InvalidRequest, UnknownAccount
@@ -140,6 +141,15 @@ def _replay(*, idempotency_key: str, fingerprint: str) -> LedgerTransaction | No
     return existing
 
 
+def describe_account(account: LedgerAccount) -> str:
+    """``LedgerAccount.describe`` in the active language, for messages a player reads."""
+    if account.kind == LedgerAccount.Kind.HOUSE:
+        return _("the house")
+    if account.kind == LedgerAccount.Kind.WALLET:
+        return _("the wallet of %(user)s") % {"user": account.user}
+    return _("the seat of %(user)s at table %(table)s") % {"user": account.user, "table": account.table_id}
+
+
 def _move(*, account: LedgerAccount, amount: int) -> None:
     if amount < 0 and account.kind != LedgerAccount.Kind.HOUSE:
         updated = LedgerAccount.objects.filter(pk=account.pk, balance__gte=-amount).update(
@@ -148,7 +158,8 @@ def _move(*, account: LedgerAccount, amount: int) -> None:
         if updated != 1:
             held = LedgerAccount.objects.filter(pk=account.pk).values_list("balance", flat=True).first()
             raise InsufficientFunds(
-                f"Not enough chips in {account.describe()}: it holds {held}, {-amount} are needed."
+                _("Not enough chips in %(account)s: it holds %(held)s, %(needed)s are needed.")
+                % {"account": describe_account(account), "held": held, "needed": -amount}
             )
     elif amount:
         LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
