@@ -76,6 +76,8 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 class TableConsumer(AsyncWebsocketConsumer):
     """One socket for one viewer (player or spectator) of one table."""
 
+    shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.language = language_from_scope(self.scope)
@@ -170,15 +172,29 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ out
 
     async def table_version(self, event: dict[str, Any]) -> None:
-        """The group hint: the table changed. Read it and render this viewer's view."""
-        await self.send_table()
+        """The group hint: the table changed. It carries the state it announces (one store read
+        per change instead of one per socket); an older state than the one shown is skipped."""
+        doc = event.get("doc")
+        if doc is None:
+            await self.send_table()
+            return
+        stamp = (doc.get("epoch"), event["version"])
+        if self.shown is not None and stamp[0] == self.shown[0] and stamp[1] <= self.shown[1]:
+            return
+        await self._send_view(doc=doc, version=event["version"])
 
     async def send_table(self, *, error: str | None = None) -> None:
+        state = await service.load_table_state(self.table_id)
+        await self._send_view(doc=state.doc, version=state.version, error=error)
+
+    async def _send_view(self, *, doc: dict[str, Any], version: int, error: str | None = None) -> None:
         # Also reached from the group hint (another player's move): words the log for this viewer.
         with translation.override(self.language):
-            state = await service.load_table_state(self.table_id)
-            view = build_view(state.doc, user_id=self.user.pk, version=state.version)
+            view = build_view(doc, user_id=self.user.pk, version=version)
             html = render_regions(view=view, error=error)
+        if error is None:
+            # An error frame stands in for the notice: the same version's plain frame still comes.
+            self.shown = (doc.get("epoch"), version)
         await self.send(text_data=html)
 
 

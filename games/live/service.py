@@ -73,7 +73,11 @@ def _deadline(doc: t.Doc) -> Deadline | None:
 async def _broadcast(table_id: int, state: Versioned) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group_name(table_id), {"type": "table.version", "version": state.version})
+        # The state rides along, so the sockets need not each read it back from the store; it
+        # stays on the server (the channel layer), and each socket renders only its viewer's view.
+        await layer.group_send(
+            group_name(table_id), {"type": "table.version", "version": state.version, "doc": state.doc}
+        )
 
 
 async def update_table(
