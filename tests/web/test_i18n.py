@@ -194,10 +194,13 @@ def test_a_password_reset_e_mail_asked_for_in_bulgarian_is_in_bulgarian(ann):
     assert "Възстановяване на парола" in message.subject
     assert "Получавате този имейл, защото Вие или някой друг е поискал смяна на парола" in message.body
     assert "вашето потребителско име е ann" in message.body
+    assert message.body.startswith("Здравейте от Свара!")  # the room's own frame around allauth's words
+    assert "Благодарим ви, че играете свара при нас!" in message.body
     assert "receiving this" not in message.body
     # The same request in English gets the English e-mail.
     Client(HTTP_ACCEPT_LANGUAGE="en").post("/accounts/password/reset/", {"email": "ann@example.com"})
     assert "Password Reset" in mail.outbox[1].subject and "receiving this" in mail.outbox[1].body
+    assert mail.outbox[1].body.startswith("Hello from the Svara room!")
 
 
 # ---------------------------------------------------------------- the catalogue
