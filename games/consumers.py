@@ -12,6 +12,7 @@ active language is context-local, so sockets in one process never see each other
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
@@ -79,6 +80,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
 
     async def connect(self) -> None:
+        self.commands: set[asyncio.Task] = set()
+        self.command_lock = asyncio.Lock()
         self.user = self.scope.get("user")
         self.language = language_from_scope(self.scope)
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -111,6 +114,18 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ------------------------------------------------------------ in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # A command may wait on the database (a hand it ends is settled at once): run it beside
+        # the consumer's message loop, so this socket keeps getting the table's updates meanwhile.
+        # The lock keeps one socket's commands in the order they came.
+        task = asyncio.get_running_loop().create_task(self._command(text_data))
+        self.commands.add(task)
+        task.add_done_callback(self.commands.discard)
+
+    async def _command(self, text_data: str | None) -> None:
+        async with self.command_lock:
+            await self._run_command(text_data)
+
+    async def _run_command(self, text_data: str | None) -> None:
         # The whole command in the viewer's language: refusals are worded where they are raised,
         # in the service and in the database layer it calls (sync_to_async keeps the context).
         with translation.override(self.language):
