@@ -85,17 +85,18 @@
   });
 
   // ---- connection status.
-  function status(text, cls) {
+  // The words come from the page (data-* attributes), already in the player's language.
+  function status(key, cls) {
     var el = document.getElementById("table-connection");
     if (!el) return;
-    el.textContent = text;
+    el.textContent = el.dataset[key] || key;
     el.className = "connection " + cls;
   }
   document.addEventListener("htmx:wsOpen", function () { status("connected", "live"); });
   document.addEventListener("htmx:wsClose", function (e) {
     // The extension reconnects by itself only after these codes; others mean "reload".
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
-    if ([1006, 1011, 1012, 1013].indexOf(code) >= 0) status("connection lost, reconnecting…", "lost");
-    else status("disconnected: reload the page", "lost");
+    if ([1006, 1011, 1012, 1013].indexOf(code) >= 0) status("lost", "lost");
+    else status("closed", "lost");
   });
 })();

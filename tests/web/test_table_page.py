@@ -196,3 +196,17 @@ def test_a_svara_offers_join_with_its_fee_to_a_player_who_folded(client):
     assert text.count(" points</div>") == 3 and len(labels_in(text)) == 9
     watcher = page(client, make_player("dan"), table)  # the folded hand is never shown to others
     assert "verb-" not in watcher and len(labels_in(watcher)) == 6 and watcher.count(" points</div>") == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_connection_status_words_come_in_the_players_language(client):
+    from django.contrib.auth import get_user_model
+
+    from games.models import Table
+
+    user = get_user_model().objects.create_user(username="ivo", password="pw-ivo-12345")
+    client.force_login(user)
+    table = Table.objects.create(name="t", stake=10)
+    page = client.get(f"/table/{table.pk}/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
+    assert 'data-lost="връзката прекъсна, свързване отново…"' in page
+    assert 'data-connected="свързан"' in page
