@@ -8,6 +8,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
@@ -79,11 +81,13 @@ class TableAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # closing keeps the history; deleting would lose stored hands
 
-    @admin.action(description="Close selected tables (cancels the hand in play, cashes everyone out)")
+    @admin.action(
+        description=gettext_lazy("Close selected tables (cancels the hand in play, cashes everyone out)")
+    )
     def close_tables(self, request: HttpRequest, queryset) -> HttpResponse | None:
         open_tables = queryset.filter(status=Table.Status.OPEN)
         response = _ask_reason(
-            self, request, queryset, action="close_tables", title="Close tables", items=list(open_tables)
+            self, request, queryset, action="close_tables", title=_("Close tables"), items=list(open_tables)
         )
         if response is not None:
             return response
@@ -95,7 +99,7 @@ class TableAdmin(admin.ModelAdmin):
             except staff.Refused as exc:
                 self.message_user(request, f"{table}: {exc}", messages.WARNING)
             else:
-                self.message_user(request, f"{table} is closed.", messages.SUCCESS)
+                self.message_user(request, _("%(table)s is closed.") % {"table": table}, messages.SUCCESS)
         return None
 
 
@@ -105,11 +109,11 @@ class SeatAdmin(ReadOnly):
     list_filter = ("table",)
     actions = ["remove_players"]
 
-    @admin.action(description="Remove selected players from their seats (asks for a reason)")
+    @admin.action(description=gettext_lazy("Remove selected players from their seats (asks for a reason)"))
     def remove_players(self, request: HttpRequest, queryset) -> HttpResponse | None:
         seats = list(queryset.select_related("table", "user"))
         response = _ask_reason(
-            self, request, queryset, action="remove_players", title="Remove players", items=seats
+            self, request, queryset, action="remove_players", title=_("Remove players"), items=seats
         )
         if response is not None:
             return response
@@ -124,7 +128,11 @@ class SeatAdmin(ReadOnly):
             except staff.Refused as exc:
                 self.message_user(request, f"{seat}: {exc}", messages.WARNING)
             else:
-                self.message_user(request, f"{seat.user} is removed from {seat.table}.", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    _("%(user)s is removed from %(table)s.") % {"user": seat.user, "table": seat.table},
+                    messages.SUCCESS,
+                )
         return None
 
 
