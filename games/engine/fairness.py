@@ -150,11 +150,19 @@ class _WordStream:
 
     def __init__(self, *, key: bytes, prefix: bytes, blocks: int) -> None:
         padded = key.ljust(64, b"\0")
-        self._inner = hashlib.sha256(padded.translate(_XOR_IPAD) + prefix)
-        self._outer = hashlib.sha256(padded.translate(_XOR_OPAD))
-        self._counter = 0
-        self.words: list[int] = []
-        for _ in range(blocks):
+        inner = self._inner = hashlib.sha256(padded.translate(_XOR_IPAD) + prefix)
+        outer = self._outer = hashlib.sha256(padded.translate(_XOR_OPAD))
+        # The first blocks in one go (the same steps as ``extend``): every shuffle needs them.
+        digests = []
+        for counter in _COUNTER_BYTES[:blocks]:
+            block_inner = inner.copy()
+            block_inner.update(counter)
+            block_outer = outer.copy()
+            block_outer.update(block_inner.digest())
+            digests.append(block_outer.digest())
+        self._counter = len(digests)
+        self.words: list[int] = list(struct.unpack(f">{8 * len(digests)}I", b"".join(digests)))
+        for _ in range(blocks - len(digests)):
             self.extend()
 
     def extend(self) -> None:
@@ -166,6 +174,8 @@ class _WordStream:
         self.words.extend(_BLOCK_WORDS.unpack(outer.digest()))
         self._counter += 1
 
+
+_COUNTER_BYTES = tuple(struct.pack(">I", c) for c in range(8))
 
 # Fisher-Yates on 32 cards makes 31 draws and four blocks give 32 words, so a further block is
 # computed only after two rejections (about one shuffle in 20 million rejects even one word).
