@@ -274,7 +274,7 @@ async def table_act(
 ) -> Versioned:
     """A player's decision. Stale versions are refused; a repeated action id is applied once."""
     parsed = t.parse_amount(amount)
-    await load_table_state(table_id)
+    # No read first: update_table reads the state anyway and rebuilds a table the store lost.
 
     def change(current: Versioned) -> t.Doc | None:
         if epoch is not None and epoch != current.doc.get("epoch"):
