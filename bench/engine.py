@@ -20,12 +20,13 @@ from itertools import combinations
 from pathlib import Path
 
 from games.engine.cards import DECK
-from games.engine.fairness import new_server_seed, shuffled_deck
+from games.engine.fairness import new_server_seed
 from games.engine.hand import Hand
 from games.engine.scoring import score_cards
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET_HEADS_UP = 20_000
+NAMES = {n: [f"p{i}" for i in range(n)] for n in range(2, 7)}
 
 
 # Rates are per second of this process's CPU time (one core): on a shared, noisy machine the
@@ -44,15 +45,13 @@ def bench_score(seconds: float) -> Rate:
 
 
 def play_random_hand(*, players: int, nonce: int, seed: str, rng: random.Random) -> Hand:
-    names = [f"p{i}" for i in range(players)]
-    deck = shuffled_deck(server_seed=seed, client_seeds=["bench"], nonce=nonce)
+    # As the site deals (games/live/table.py): the engine shuffles each deal's deck from the seeds.
     hand = Hand.start(
         stake=10,
-        names=names,
+        names=NAMES[players],
         chips=[1000] * players,
         dealer=nonce % players,
         dark_play=True,
-        decks=[deck],
         seeds={"server_seed": seed, "client_seeds": ["bench"], "nonce": nonce},
     )
     draw = rng.random  # one draw per decision: the harness should cost little next to the engine

@@ -22,6 +22,15 @@ VERB_ORDER = ("dark", "decline", "fold", "call", "raise", "join", "skip")
 TIMEOUT_MEANS = {DARK: "decline", BETTING: "fold", JOIN: "skip"}
 
 
+# The betting verbs by (something to call, a raise possible), in VERB_ORDER.
+_BETTING_VERBS = {
+    (False, False): ("fold",),
+    (False, True): ("fold", "raise"),
+    (True, False): ("fold", "call"),
+    (True, True): ("fold", "call", "raise"),
+}
+
+
 class IllegalAction(ValueError):
     """A move the rules do not allow now; the message is for the player.
 
@@ -212,15 +221,11 @@ class Hand:
             return Legal(seat=seat, verbs=("dark", "decline"), dark_amount=self.dark_amount())
         if self.phase == JOIN:
             return Legal(seat=seat, verbs=("join", "skip"), join_fee=self.join_fee)
-        target, cap, bet = self.target, self.cap(), self.bets[seat]
-        verbs = ["fold"]
-        if target > 0:
-            verbs.append("call")
-        low = target + self.stake
+        target = self.target
+        low, cap = target + self.stake, self.cap()
         raise_range = (low, cap) if low <= cap else None
-        if raise_range:
-            verbs.append("raise")
-        return Legal(seat=seat, verbs=tuple(verbs), raise_range=raise_range, to_call=max(target - bet, 0))
+        verbs = _BETTING_VERBS[target > 0, raise_range is not None]
+        return Legal(seat, verbs, raise_range, None, None, max(target - self.bets[seat], 0))
 
     def refusal(self, seat: int, verb: str, amount: object = None) -> str | None:
         """Why ``seat`` may not make this move now, in English words, or None when it may."""
