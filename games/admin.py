@@ -11,6 +11,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.admin import ReadOnlyAdmin
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 
@@ -35,17 +36,6 @@ def _ask_reason(modeladmin, request, queryset, *, action: str, title: str, items
         "opts": modeladmin.model._meta,
     }
     return TemplateResponse(request, "games/admin/reason.html", context)
-
-
-class ReadOnly(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 class SeatInline(admin.TabularInline):
@@ -104,7 +94,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnly):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ("table", "position", "user", "sitting_out", "joined_at")
     list_filter = ("table",)
     actions = ["remove_players"]
@@ -147,7 +137,7 @@ class HandPlayerInline(admin.TabularInline):
 
 
 @admin.register(PlayedHand)
-class PlayedHandAdmin(ReadOnly):
+class PlayedHandAdmin(ReadOnlyAdmin):
     list_display = ("table", "number", "status", "started_at", "ended_at", "pot", "winner")
     list_filter = ("status",)
     inlines = [HandPlayerInline]
@@ -167,6 +157,6 @@ class PlayedHandAdmin(ReadOnly):
 
 
 @admin.register(TableEvent)
-class TableEventAdmin(ReadOnly):
+class TableEventAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "table", "kind", "user", "staff_user", "reason")
     list_filter = ("kind",)

@@ -21,6 +21,7 @@ from itertools import combinations
 
 from django.utils.translation import gettext, pgettext
 
+from games.engine.bots import exact_odds
 from games.engine.cards import (
     ACE,
     DECK,
@@ -504,9 +505,9 @@ def odds_against_two(cards: tuple[Card, ...] | list[Card]) -> Odds:
 
 @lru_cache(maxsize=TOTAL_HANDS)
 def _odds_one(hand: tuple[Card, ...]) -> Odds:
-    mine = score_cards(hand)
-    counts = Counter((s > mine) - (s < mine) for _, s in _unseen_scores(hand))
-    return Odds(win=counts[-1], tie=counts[0], lose=counts[1])
+    # One source for the exact odds against one hand: the engine's, which the computer plays by.
+    exact = exact_odds(hand)
+    return Odds(win=exact.win, tie=exact.tie, lose=exact.lose)
 
 
 @lru_cache(maxsize=TOTAL_HANDS)
