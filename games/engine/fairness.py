@@ -15,6 +15,7 @@ sampling, so there is no modulo bias. The module uses ``secrets`` and ``hashlib`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import operator
 import re
@@ -121,7 +122,16 @@ def _message_prefix(*, client_seeds: Sequence[str], nonce: int, deal: int) -> by
     _check_whole(deal, name="deal index", maximum=MAX_DEAL)
     # Fixed-width integers and length-prefixed strings: every field's end is known before it is
     # read, so no two different inputs share an encoding (["a", "bc"] vs ["ab", "c"]).
-    return DOMAIN_TAG + struct.pack(">QI", nonce, deal) + _encode_client_seeds(client_seeds)
+    if isinstance(client_seeds, (list, tuple)) and all(type(seed) is str for seed in client_seeds):
+        encoded = _encoded_seeds(tuple(client_seeds))  # a table's seeds repeat hand after hand
+    else:
+        encoded = _encode_client_seeds(client_seeds)  # refuses, with the reason
+    return DOMAIN_TAG + struct.pack(">QI", nonce, deal) + encoded
+
+
+@functools.lru_cache(maxsize=4096)
+def _encoded_seeds(client_seeds: tuple[str, ...]) -> bytes:
+    return _encode_client_seeds(client_seeds)
 
 
 def hmac_message(*, client_seeds: Sequence[str], nonce: int, deal: int = 0, counter: int = 0) -> bytes:
@@ -176,6 +186,7 @@ class _WordStream:
 
 
 _COUNTER_BYTES = tuple(struct.pack(">I", c) for c in range(8))
+_POSITIONS = tuple(range(len(DECK) - 1, 0, -1))  # i = 31, 30, ..., 1: the position each draw fills
 
 # Fisher-Yates on 32 cards makes 31 draws and four blocks give 32 words, so a further block is
 # computed only after two rejections (about one shuffle in 20 million rejects even one word).
@@ -199,8 +210,8 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
     if all(map(operator.lt, words, limits)):
         # No word rejected (all but about one shuffle in 20 million): word k is draw k, and the
         # comparisons and remainders run in C. The same result as the general loop below.
-        for n, j in zip(sizes, map(operator.mod, words, sizes)):
-            deck[n - 1], deck[j] = deck[j], deck[n - 1]
+        for i, j in zip(_POSITIONS, map(operator.mod, words, sizes)):
+            deck[i], deck[j] = deck[j], deck[i]
         return deck
     used = 0
     for n, limit in _DRAWS:

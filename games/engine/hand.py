@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from games.engine.cards import Card
+from games.engine.fairness import shuffled_deck
 from games.engine.scoring import score_cards
 
 DARK, BETTING, JOIN, FINISHED, AWAITING_DECK = "dark", "betting", "join", "finished", "awaiting_deck"
@@ -393,8 +394,6 @@ class Hand:
             return self.decks[deal]
         if self.seeds is None:
             return None
-        from games.engine.fairness import shuffled_deck
-
         deck = shuffled_deck(
             server_seed=self.seeds["server_seed"],
             client_seeds=self.seeds["client_seeds"],

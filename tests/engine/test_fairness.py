@@ -352,6 +352,7 @@ def test_never_uses_random_and_stays_pure() -> None:
     assert "secrets" in imports
     assert imports <= {
         "__future__",
+        "functools",
         "hashlib",
         "operator",
         "re",
