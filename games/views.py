@@ -104,7 +104,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "table": table,
         "regions": _initial_regions(table_id=table.pk, user_id=request.user.pk),
         "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
-        if table.private
+        if table.private and not table.practice  # a practice table has nobody to invite
         else None,
     }
     return render(request, "games/table.html", context)

@@ -44,3 +44,12 @@ def test_new_game_is_refused_while_both_can_play(client, player):
     table = Table.objects.get(practice=True)
     response = client.post(f"/practice/{table.pk}/new-game/", follow=True)
     assert "both sides can still play" in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_practice_table_page_offers_no_invite_or_buy_in(client, player):
+    client.post("/practice/", {"level": "normal"})
+    table = Table.objects.get(practice=True)
+    page = client.get(f"/table/{table.pk}/").content.decode()
+    assert "practice chips" in page
+    assert "Invite link" not in page and "buy-in 200" not in page
