@@ -63,7 +63,8 @@ def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
             chips = seat_balance(user=seat.user, table_id=table.pk)
         seats[seat.position] = seat_entry(
             user_id=seat.user_id,
-            name=seat.user.get_username(),
+            # The computer's seat shows "Computer (hard)"; usernames cannot hold spaces or brackets.
+            name=(seat.bot_level and seat.user.first_name) or seat.user.get_username(),
             chips=chips,
             client_seed=seat.client_seed,
             sitting_out=seat.sitting_out or chips < 2 * table.stake,

@@ -58,6 +58,7 @@ async def test_practice_hand_against_the_computer_leaves_the_wallet_alone():
     seats = [s for s in state.doc["seats"] if s]
     assert sorted(s["chips"] for s in seats) == [500, 500]
     assert [s["bot"] for s in seats] == ["", "hard"]
+    assert [s["name"] for s in seats] == ["ann", "Computer (hard)"]
     await human_plays_until_a_hand_ends(table_id, ann)
     assert await sync_to_async(wallet_balance)(user=ann) == 1000
     assert not await sync_to_async(LedgerAccount.objects.filter(kind="seat").exists)()
