@@ -21,6 +21,7 @@ from itertools import combinations
 
 from django.utils.translation import gettext, pgettext
 
+from games.engine.bots import Odds as EngineOdds
 from games.engine.bots import exact_odds
 from games.engine.cards import (
     ACE,
@@ -431,17 +432,11 @@ def parse_hand(*, text: str = "", picked: list[str] | None = None) -> tuple[Card
 # ---------------------------------------------------------------- odds against unknown hands
 
 
-@dataclass(frozen=True)
-class Odds:
-    """Counts of opponents' deals that the hand beats, ties (a svara) and loses to."""
+class Odds(EngineOdds):
+    """Counts of opponents' deals that the hand beats, ties (a svara) and loses to: the engine's
+    counts, with the percentages the calculator shows."""
 
-    win: int
-    tie: int
-    lose: int
-
-    @property
-    def total(self) -> int:
-        return self.win + self.tie + self.lose
+    __slots__ = ()
 
     @property
     def win_percent(self) -> float:
