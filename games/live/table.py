@@ -20,15 +20,13 @@ The document::
               winner, pot, shown hands
     timer     {"kind": "turn" | "start" | "settle", "at": unix seconds} or None
     action_ids  recent action ids, so a repeated command is applied once
-    log       recent lines of the table's log (newest last), in English
-    log_entries  the same lines as entries to translate for each viewer (``entry``)
-    notice    a one-off message for everyone (hand cancelled, table closed), or None, in English
-    notice_entry  the same as an entry, or None
+    log       recent lines of the table's log (newest last), as entries (``entry``)
+    notice    a one-off message for everyone (hand cancelled, table closed): an entry, or None
 
 Everyone at a table shares one document but not one language, so lines and notices are stored
 as entries: a message marked with ``gettext_noop`` and its parameters, worded in the viewer's
-language when their view is built (games/live/views.py). The English text is kept beside them
-for whatever reads the document directly (the tests, the logs of the service, older documents).
+language when their view is built (games/live/views.py); ``log_text`` and ``notice_text`` give
+the English as written. A plain string in their place is shown as it is.
 ``Refused`` messages go to the one player who acted, so they are translated when raised: the
 table's socket runs each command in its viewer's language (games/consumers.py).
 """
@@ -137,9 +135,7 @@ def new_table_doc(*, table: dict[str, Any], seats: list[dict[str, Any] | None]) 
         "timer": None,
         "action_ids": [],
         "log": [],
-        "log_entries": [],
         "notice": None,
-        "notice_entry": None,
     }
 
 
@@ -192,15 +188,21 @@ def _join_names(names: list[str], word: Any) -> str:
 
 
 def _log(doc: Doc, msg: str, **args: Any) -> None:
-    line = entry(msg, **args)
-    doc["log"] = (doc["log"] + [render_entry(line, translate=False)])[-LOG_KEPT:]
-    doc["log_entries"] = [*doc.get("log_entries", []), line][-LOG_KEPT:]
+    doc["log"] = [*doc["log"], entry(msg, **args)][-LOG_KEPT:]
 
 
 def set_notice(doc: Doc, notice: dict[str, Any] | str | None) -> None:
     """The one-off message for everyone: an ``entry`` (or a plain string, shown as it is)."""
-    doc["notice"] = None if notice is None else render_entry(notice, translate=False)
-    doc["notice_entry"] = notice
+    doc["notice"] = notice
+
+
+def log_text(doc: Doc) -> list[str]:
+    """The log as written, in English (for logs and tests; viewers get their own language)."""
+    return [render_entry(line, translate=False) for line in doc["log"]]
+
+
+def notice_text(doc: Doc) -> str | None:
+    return None if doc.get("notice") is None else render_entry(doc["notice"], translate=False)
 
 
 def position_of(doc: Doc, user_id: int) -> int | None:

@@ -83,7 +83,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         "timer": doc.get("timer"),
         # Stored as entries shared by every viewer; worded here in this viewer's active language.
         "log": _log_lines(doc),
-        "notice": render_entry(doc["notice_entry"]) if doc.get("notice_entry") else doc.get("notice"),
+        "notice": render_entry(doc["notice"]) if doc.get("notice") is not None else None,
         "actions": None,
         "new_game": _new_game_offered(doc),
     }
@@ -105,12 +105,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
 
 
 def _log_lines(doc: Doc) -> list[str]:
-    """The table's log in the active language; a document written before the log had entries
-    (or rebuilt by an older process) has only its English lines, shown as they are."""
-    entries = doc.get("log_entries")
-    if entries is None:
-        return list(doc["log"])
-    return [render_entry(e) for e in entries]
+    """The table's log in the active language (a plain-string line is shown as it is)."""
+    return [render_entry(line) for line in doc["log"]]
 
 
 def _actions(hand, legal) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from accounts.services import seat_balance, wallet_balance
 from games.engine.handfile import replay
 from games.live import service, testing
 from games.live.store import get_state_store
+from games.live.table import log_text, notice_text
 from games.models import HandPlayer, PlayedHand, Seat
 from tests.live.tablekit import make_player, make_table
 
@@ -124,7 +125,7 @@ async def test_four_players_dark_bets_and_a_svara_with_a_joiner():
     state = await act(table, d, "skip")
     engine = Hand.from_json(state.doc["hand"]["state"])
     assert engine.svaras == 1 and engine.pot == 180
-    log = "\n".join(state.doc["log"])
+    log = "\n".join(log_text(state.doc))
     assert "Svara! " in log and "tie on 20; the pot of 120 is replayed (join for 60)" in log
     assert "Svara replay 1 is dealt; the pot is 180" in log
     # Replay: p1 22 (aces), p2 20, p3 7D JD QS = 20 (diamonds 7+10... 17? J+7 = 17; Q spades 10) -> p1 wins.
@@ -161,7 +162,7 @@ async def test_timeouts_fold_and_two_in_a_row_sit_out():
         next(p for p, s in enumerate(state.doc["seats"]) if s and s["user_id"] == first)
     ]
     assert loser["timeouts"] == 1 and not loser["sitting_out"]
-    assert "ran out of time" in " ".join(state.doc["log"])
+    assert "ran out of time" in " ".join(log_text(state.doc))
     # The next hand starts on its own timer; the same player times out again and sits out.
     for _ in range(150):
         state = await service.load_table_state(table.pk)
@@ -169,7 +170,7 @@ async def test_timeouts_fold_and_two_in_a_row_sit_out():
         if seat["sitting_out"]:
             break
         await _sleep(0.1)
-    assert seat["sitting_out"], state.doc["log"]
+    assert seat["sitting_out"], log_text(state.doc)
     await sync_to_async(audit_clean)()
 
 
@@ -228,7 +229,7 @@ async def test_lost_store_cancels_the_hand_and_every_seat_keeps_its_chips():
     await get_state_store().delete(str(table.pk))
     state = await service.load_table_state(table.pk)
     assert state.doc["hand"] is None
-    assert "cancelled" in state.doc["notice"]
+    assert "cancelled" in notice_text(state.doc)
     assert [s["chips"] for s in state.doc["seats"]] == [500, 500]
     record = await sync_to_async(PlayedHand.objects.get)(table=table, number=1)
     assert record.status == "cancelled"

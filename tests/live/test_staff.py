@@ -9,6 +9,7 @@ from django.core.management import call_command
 
 from accounts.services import wallet_balance
 from games.live import service
+from games.live.table import notice_text
 from games.models import PlayedHand, Seat, Table, TableEvent
 from tests.live.tablekit import make_player, make_table
 
@@ -70,7 +71,7 @@ def test_closing_a_table_mid_hand_cancels_it_and_cashes_everyone_out(staff_clien
     assert event.staff_user == staff_client.staff and event.reason == "cheating suspected"
     state = async_to_sync(service.load_table_state)(table.pk)
     assert state.doc["hand"] is None and state.doc["table"]["status"] == "closed"
-    assert "closed by staff" in state.doc["notice"]
+    assert "closed by staff" in notice_text(state.doc)
     with pytest.raises(service.Refused, match="closed"):
         async_to_sync(service.table_sit)(user=ann, table_id=table.pk, position=0, buy_in=500)
     call_command("audit_chips")
