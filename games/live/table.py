@@ -212,6 +212,14 @@ def position_of(doc: Doc, user_id: int) -> int | None:
     return None
 
 
+def _copy_with_own_seat(doc: Doc, *, user_id: int) -> tuple[Doc, int]:
+    """A copy of the document and the player's seat position, or Refused if they have none."""
+    pos = position_of(doc, user_id)
+    if pos is None:
+        raise Refused(_("you are not seated at this table"))
+    return copy_doc(doc), pos
+
+
 def hand_of(doc: Doc) -> Hand | None:
     return Hand.from_json(doc["hand"]["state"]) if doc["hand"] else None
 
@@ -577,10 +585,7 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
 
 def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     """Leaving mid-hand folds that hand; the seat is freed when the hand is settled."""
-    doc = copy_doc(doc)
-    pos = position_of(doc, user_id)
-    if pos is None:
-        raise Refused(_("you are not seated at this table"))
+    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["leaving"] = True
     _log(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
@@ -592,10 +597,7 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
 
 
 def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
-    doc = copy_doc(doc)
-    pos = position_of(doc, user_id)
-    if pos is None:
-        raise Refused(_("you are not seated at this table"))
+    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["chips"] = chips
     if chips >= 2 * doc["table"]["stake"] and seat["sitting_out"] and not seat["away"]:
@@ -606,10 +608,7 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
 
 
 def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) -> Doc:
-    doc = copy_doc(doc)
-    pos = position_of(doc, user_id)
-    if pos is None:
-        raise Refused(_("you are not seated at this table"))
+    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     if not sitting_out and seat["chips"] < 2 * doc["table"]["stake"]:
         raise Refused(
@@ -627,10 +626,7 @@ def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) ->
 
 
 def set_client_seed(doc: Doc, *, user_id: int, client_seed: str) -> Doc:
-    doc = copy_doc(doc)
-    pos = position_of(doc, user_id)
-    if pos is None:
-        raise Refused(_("you are not seated at this table"))
+    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     doc["seats"][pos]["client_seed"] = client_seed
     return doc
 
