@@ -6,6 +6,7 @@ their results are computed with the engine's ``replay`` as the site does when it
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +17,7 @@ from games.engine.cards import parse_card
 from games.engine.fairness import seed_hash
 from games.engine.handfile import replay
 from games.models import HandPlayer, PlayedHand, Table
+from tests.engine.test_handfile import EXAMPLE as HAND_FORMAT_EXAMPLE
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -29,22 +31,7 @@ def deck(*hands: str) -> list[str]:
 
 # HAND_FORMAT.md's example: bob bets dark, cem declines, ann raises out of turn (refused), cem folds,
 # ann raises to 40, bob calls; bob (21) beats ann (17) at the showdown; cem's cards are never shown.
-FOLD_AND_SHOWDOWN = {
-    "format": "svara-hand/1",
-    "stake": 10,
-    "dark_play": True,
-    "players": [{"name": "ann", "chips": 500}, {"name": "bob", "chips": 500}, {"name": "cem", "chips": 300}],
-    "dealer": "ann",
-    "decks": [["7C", "AH", "KD", "8S", "9S", "QC", "10H", "JD", "7D"]],
-    "actions": [
-        ["bob", "dark"],
-        ["cem", "decline"],
-        ["ann", "raise", 40],
-        ["cem", "fold"],
-        ["ann", "raise", 40],
-        ["bob", "call"],
-    ],
-}
+FOLD_AND_SHOWDOWN = copy.deepcopy(HAND_FORMAT_EXAMPLE)  # the same hand, never shared
 # What each player holds, and the step (after the k-th accepted action) of the deal and showdown.
 FOLD_AND_SHOWDOWN_CARDS = {0: {"bob": "7C 8S 10H", "cem": "AH 9S JD", "ann": "KD QC 7D"}}
 FOLD_AND_SHOWDOWN_DEALS = {0: 2}
