@@ -93,6 +93,13 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # Only the table's regions, rendered per viewer on every change (svara_site/jinja2.py).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "svara_site.jinja2.environment"},
+    },
 ]
 
 DATABASES = {

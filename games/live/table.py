@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -162,18 +163,20 @@ def entry(msg: str, **args: Any) -> dict[str, Any]:
     return {"msg": msg, "args": args}
 
 
-def render_entry(item: Any, *, translate: bool = True) -> str:
+def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], str] | None = None) -> str:
     """An entry in the active language (or in English, as written, with ``translate=False``).
 
+    ``gettext`` may be the active language's own (a catalogue's bound method), which a caller
+    wording a whole log passes to skip Django's lookup of the active language for every line.
     A plain string (a line of an older document, a staff member's reason) is shown as it is.
     """
     if not isinstance(item, dict):
         return str(item)
-    word = _ if translate else str
+    word = (gettext or _) if translate else str
     args = {}
     for key, value in item.get("args", {}).items():
         if isinstance(value, dict):
-            value = render_entry(value, translate=translate)
+            value = render_entry(value, translate=translate, gettext=gettext)
         elif isinstance(value, list):
             value = _join_names([str(v) for v in value], word)
         args[key] = value

@@ -9,13 +9,28 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
 from games.live.table import Doc, hand_of, position_of, render_entry
 from games.rules_content import card_name
+from svara_site.jinja2 import active_words
+
+# (language, card) -> the card's view: a card's words never change, and naming one asks the
+# catalogue a dozen times (games/rules_content.py). Shared, so read-only for the templates.
+_CARD_VIEWS: dict[tuple[str, int], dict[str, Any]] = {}
 
 
 def card_view(card: int) -> dict[str, Any]:
+    key = (translation.get_language() or "", card)
+    view = _CARD_VIEWS.get(key)
+    if view is None:
+        view = _CARD_VIEWS[key] = _card_view(card)
+    return view
+
+
+def _card_view(card: int) -> dict[str, Any]:
     rank, suit = RANKS[card % 8], SUITS[card // 8]
     return {
         "text": rank + suit,
@@ -106,7 +121,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
 
 def _log_lines(doc: Doc) -> list[str]:
     """The table's log in the active language (a plain-string line is shown as it is)."""
-    return [render_entry(line) for line in doc["log"]]
+    gettext = active_words().gettext
+    return [render_entry(line, gettext=gettext) for line in doc["log"]]
 
 
 def _actions(hand, legal) -> dict[str, Any]:

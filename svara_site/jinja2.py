@@ -1,0 +1,129 @@
+"""The Jinja2 environment for the table's regions (templates/jinja2/).
+
+Why Jinja2 there and the Django template language everywhere else: the regions of a table are
+rendered for every viewer on every change of every table, the hottest path of a busy server
+(bench/load.py). The same markup rendered about eight times slower in the Django language. Pages
+rendered once per request stay in the Django language.
+
+Translation: ``{% trans %}`` blocks and ``_()`` give the same message ids as Django's
+``{% blocktranslate %}`` and ``{% translate %}`` (``Seat %(number)s``), so both share one
+catalogue. The callables are plain functions (Jinja's "old style" gettext: one call per string,
+measured a third faster than the new style's wrappers) that look the message up in the
+active language's ``Words``, found once per render (``render_in_language``), instead of walking
+Django's context-local active language and every app's catalogue for each string.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import trans_real
+from jinja2 import Environment, Undefined
+
+
+class Words:
+    """One language's catalogue with its answers remembered: a lookup in Django's catalogue
+    walks every app's catalogue (and the fallback's) for each string, and a render asks for the
+    same few dozen strings every time."""
+
+    def __init__(self, catalog: Any) -> None:
+        self.catalog = catalog
+        self.plain: dict[str, str] = {}
+        self.in_context: dict[tuple[str, str], str] = {}
+
+    def gettext(self, message: str) -> str:
+        word = self.plain.get(message)
+        if word is None:
+            word = self.plain[message] = self.catalog.gettext(message)
+        return word
+
+    def pgettext(self, message_context: str, message: str) -> str:
+        key = (message_context, message)
+        word = self.in_context.get(key)
+        if word is None:
+            word = self.in_context[key] = self.catalog.pgettext(message_context, message)
+        return word
+
+
+# One Words per catalogue object: Django makes a new catalogue when the locale settings change
+# (tests), and the old one's words go with it.
+_words: weakref.WeakKeyDictionary[Any, Words] = weakref.WeakKeyDictionary()
+# The words of the render in progress; None outside ``render_in_language``.
+_current_words: contextvars.ContextVar[Words | None] = contextvars.ContextVar("jinja2_words", default=None)
+
+
+def active_catalog() -> Any:
+    """The translation catalogue of the active language (Django caches one per language)."""
+    return trans_real.translation(translation.get_language() or "en")
+
+
+def active_words() -> Words:
+    """The active language's catalogue, with remembered answers."""
+    catalog = active_catalog()
+    words = _words.get(catalog)
+    if words is None:
+        words = _words[catalog] = Words(catalog)
+    return words
+
+
+@contextmanager
+def render_in_language() -> Iterator[None]:
+    """Word the templates rendered inside in the active language, looked up once."""
+    token = _current_words.set(active_words())
+    try:
+        yield
+    finally:
+        _current_words.reset(token)
+
+
+def _current() -> Words:
+    return _current_words.get() or active_words()
+
+
+def _gettext(message: str) -> str:
+    return _current().gettext(message)
+
+
+def _ngettext(singular: str, plural: str, number: int) -> str:
+    return _current().catalog.ngettext(singular, plural, number)
+
+
+def _pgettext(message_context: str, message: str) -> str:
+    return _current().pgettext(message_context, message)
+
+
+def _npgettext(message_context: str, singular: str, plural: str, number: int) -> str:
+    return _current().catalog.npgettext(message_context, singular, plural, number)
+
+
+class ViewEnvironment(Environment):
+    """Templates here read plain dicts (the views of games/live/views.py): ``v.hand.pot`` looks
+    the key up first. Jinja's own order (attribute, then key) raises and catches an
+    AttributeError for every dot on a dict, a hundred times a render; a dict's methods are never
+    wanted in these templates."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+def environment(**options: Any) -> Environment:
+    # Missing values render as nothing, as in Django's language, in DEBUG too (Django's backend
+    # would pick DebugUndefined there, which prints the expression into the page).
+    options["undefined"] = Undefined
+    env = ViewEnvironment(extensions=["jinja2.ext.i18n"], **options)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, npgettext=_npgettext, newstyle=False
+    )
+    # ``_`` straight to the function: the extension's alias is one more context call per string.
+    env.globals["_"] = _gettext
+    return env
