@@ -15,7 +15,6 @@ sampling, so there is no modulo bias. The module uses ``secrets`` and ``hashlib`
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import operator
 import re
@@ -69,6 +68,16 @@ def new_client_seed() -> str:
 
 
 def _seed_bytes(server_seed: object) -> bytes:
+    # Fast path: 64 characters that hex-decode to 32 bytes are exactly 64 hex digits, because
+    # bytes.fromhex takes only ASCII hex digits and skips only whitespace (which would leave
+    # fewer than 32 bytes). It is one C call where the regex below costs several.
+    if type(server_seed) is str and len(server_seed) == 64:
+        try:
+            raw = bytes.fromhex(server_seed)
+        except ValueError:
+            raw = b""
+        if len(raw) == 32:
+            return raw
     # fullmatch, not match + "$": "$" would let a trailing newline through, and bytes.fromhex
     # alone would skip spaces, so two different strings could name the same seed.
     if not isinstance(server_seed, str) or not _SEED_RE.fullmatch(server_seed):
@@ -118,20 +127,40 @@ def _encode_client_seeds(client_seeds: object) -> bytes:
 
 
 def _message_prefix(*, client_seeds: Sequence[str], nonce: int, deal: int) -> bytes:
-    _check_whole(nonce, name="nonce (hand number)", maximum=MAX_NONCE)
-    _check_whole(deal, name="deal index", maximum=MAX_DEAL)
+    # The checks of _check_whole, inlined for the usual case (exact ints in range): this runs
+    # for every deal the benchmark shuffles. Anything else goes through _check_whole, which
+    # refuses with the reason.
+    if not (type(nonce) is int and 0 <= nonce <= MAX_NONCE):
+        _check_whole(nonce, name="nonce (hand number)", maximum=MAX_NONCE)
+    if not (type(deal) is int and 0 <= deal <= MAX_DEAL):
+        _check_whole(deal, name="deal index", maximum=MAX_DEAL)
     # Fixed-width integers and length-prefixed strings: every field's end is known before it is
     # read, so no two different inputs share an encoding (["a", "bc"] vs ["ab", "c"]).
-    if isinstance(client_seeds, (list, tuple)) and all(type(seed) is str for seed in client_seeds):
+    if type(client_seeds) in (list, tuple) and set(map(type, client_seeds)) <= _STR_ONLY:
         encoded = _encoded_seeds(tuple(client_seeds))  # a table's seeds repeat hand after hand
     else:
         encoded = _encode_client_seeds(client_seeds)  # refuses, with the reason
-    return DOMAIN_TAG + struct.pack(">QI", nonce, deal) + encoded
+    return DOMAIN_TAG + _NONCE_DEAL.pack(nonce, deal) + encoded
 
 
-@functools.lru_cache(maxsize=4096)
+_STR_ONLY = frozenset({str})
+_NONCE_DEAL = struct.Struct(">QI")
+
+
+_encoded_seed_cache: dict[tuple[str, ...], bytes] = {}
+_ENCODED_SEED_CACHE_SIZE = 4096
+
+
 def _encoded_seeds(client_seeds: tuple[str, ...]) -> bytes:
-    return _encode_client_seeds(client_seeds)
+    # A plain dict, not functools.lru_cache: a hit is one lookup, and tables are few enough that
+    # forgetting everything when it is full costs nothing that matters.
+    encoded = _encoded_seed_cache.get(client_seeds)
+    if encoded is None:
+        encoded = _encode_client_seeds(client_seeds)
+        if len(_encoded_seed_cache) >= _ENCODED_SEED_CACHE_SIZE:
+            _encoded_seed_cache.clear()
+        _encoded_seed_cache[client_seeds] = encoded
+    return encoded
 
 
 def hmac_message(*, client_seeds: Sequence[str], nonce: int, deal: int = 0, counter: int = 0) -> bytes:
@@ -140,57 +169,92 @@ def hmac_message(*, client_seeds: Sequence[str], nonce: int, deal: int = 0, coun
     return _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal) + struct.pack(">I", counter)
 
 
+# HMAC-SHA-256 (RFC 2104) spelled out over ``hashlib``, which is several times cheaper than the
+# ``hmac`` module per block: the inner hash absorbs key ⊕ ipad and the message prefix once, and
+# each block then copies the two prepared states and adds the 4-byte counter. The key is 32
+# bytes, shorter than SHA-256's 64-byte block, so it is zero-padded, never hashed. The tests
+# check the blocks byte for byte against the ``hmac`` module.
+
 # Byte-wise XOR with HMAC's ipad (0x36) and opad (0x5C) as translate tables: one C call each.
 _XOR_IPAD = bytes(b ^ 0x36 for b in range(256))
 _XOR_OPAD = bytes(b ^ 0x5C for b in range(256))
+# Copying an empty state is cheaper than calling ``hashlib.sha256()``, which looks the
+# algorithm up by name each time.
+_EMPTY_SHA256 = hashlib.sha256()
+
+
+def _hmac_states(key: bytes, prefix: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """The inner state (key ⊕ ipad, then ``prefix``) and the outer state (key ⊕ opad)."""
+    padded = key.ljust(64, b"\0")
+    inner = _EMPTY_SHA256.copy()
+    inner.update(padded.translate(_XOR_IPAD) + prefix)
+    outer = _EMPTY_SHA256.copy()
+    outer.update(padded.translate(_XOR_OPAD))
+    return inner, outer
+
+
+def _hmac_block(inner: hashlib._Hash, outer: hashlib._Hash, counter: bytes) -> bytes:
+    """HMAC-SHA-256(key, prefix ‖ counter), leaving the two states as they were."""
+    block_inner = inner.copy()
+    block_inner.update(counter)
+    block_outer = outer.copy()
+    block_outer.update(block_inner.digest())
+    return block_outer.digest()
 
 
 class _WordStream:
     """Unsigned 32-bit big-endian integers read from HMAC-SHA-256(key, prefix ‖ counter), counter 0, 1, …
 
-    This is RFC 2104 HMAC spelled out over ``hashlib``: the key is 32 bytes (shorter than
-    SHA-256's 64-byte block, so it is zero-padded, never hashed), the inner hash absorbs
-    key ⊕ ipad and the message prefix once, and each block only copies the two hash states and
-    adds the 4-byte counter. That is about three times faster than ``hmac.digest`` per block, which
-    matters to the benchmark that shuffles for every simulated hand. The tests check it
-    byte for byte against the ``hmac`` module.
+    ``shuffled_deck`` reads its first four blocks without a stream and builds one only in the
+    rare shuffle that rejects a number (``_shuffle_with_rejections``).
     """
 
     __slots__ = ("_counter", "_inner", "_outer", "words")
 
     def __init__(self, *, key: bytes, prefix: bytes, blocks: int) -> None:
-        padded = key.ljust(64, b"\0")
-        inner = self._inner = hashlib.sha256(padded.translate(_XOR_IPAD) + prefix)
-        outer = self._outer = hashlib.sha256(padded.translate(_XOR_OPAD))
-        # The first blocks in one go (the same steps as ``extend``): every shuffle needs them.
-        digests = []
-        for counter in _COUNTER_BYTES[:blocks]:
-            block_inner = inner.copy()
-            block_inner.update(counter)
-            block_outer = outer.copy()
-            block_outer.update(block_inner.digest())
-            digests.append(block_outer.digest())
-        self._counter = len(digests)
-        self.words: list[int] = list(struct.unpack(f">{8 * len(digests)}I", b"".join(digests)))
-        for _ in range(blocks - len(digests)):
+        self._inner, self._outer = _hmac_states(key, prefix)
+        self._counter = 0
+        self.words: list[int] = []
+        for _ in range(blocks):
             self.extend()
 
     def extend(self) -> None:
         """Append the next block's eight words."""
-        inner = self._inner.copy()
-        inner.update(struct.pack(">I", self._counter))
-        outer = self._outer.copy()
-        outer.update(inner.digest())
-        self.words.extend(_BLOCK_WORDS.unpack(outer.digest()))
+        block = _hmac_block(self._inner, self._outer, struct.pack(">I", self._counter))
+        self.words.extend(_BLOCK_WORDS.unpack(block))
         self._counter += 1
 
-
-_COUNTER_BYTES = tuple(struct.pack(">I", c) for c in range(8))
-_POSITIONS = tuple(range(len(DECK) - 1, 0, -1))  # i = 31, 30, ..., 1: the position each draw fills
 
 # Fisher-Yates on 32 cards makes 31 draws and four blocks give 32 words, so a further block is
 # computed only after two rejections (about one shuffle in 20 million rejects even one word).
 _FIRST_BLOCKS = 4
+_FIRST_COUNTERS = tuple(struct.pack(">I", c) for c in range(_FIRST_BLOCKS))
+_FIRST_WORDS = struct.Struct(f">{8 * _FIRST_BLOCKS}I")
+
+# A fair limit is 2**32 - (2**32 mod n) with n <= 32, so it exceeds 0xFFFFFF00, and a number is
+# rejected only if its first three bytes are all 0xFF. Blocks without three 0xFF bytes in a row
+# anywhere (all but about one shuffle in 130,000) therefore reject nothing, and one substring
+# search in C says so, where comparing the 31 numbers with their limits costs several times as much.
+_HIGH_BYTES = b"\xff\xff\xff"
+_HIGH_WORD = 0xFFFFFF00
+
+
+def _first_blocks(inner: hashlib._Hash, outer: hashlib._Hash) -> bytes:
+    """Blocks 0-3 joined (128 bytes). The last block updates the two states themselves rather
+    than copies: nothing needs them after it, and it saves two of the eight state copies."""
+    digests = [_hmac_block(inner, outer, counter) for counter in _FIRST_COUNTERS[:-1]]
+    inner.update(_FIRST_COUNTERS[-1])
+    outer.update(inner.digest())
+    digests.append(outer.digest())
+    return b"".join(digests)
+
+
+def _rejects_none(blocks: bytes) -> bool:
+    """Whether the 32 words of ``blocks`` (blocks 0-3) are each below the limit of their draw."""
+    _, limits, fair_limits = _split_draws()
+    if fair_limits and _HIGH_BYTES not in blocks:
+        return True
+    return all(map(operator.lt, _FIRST_WORDS.unpack(blocks), limits))
 
 
 def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, deal: int = 0) -> list[Card]:
@@ -203,16 +267,24 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
     """
     key = _seed_bytes(server_seed)
     prefix = _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal)
+    blocks = _first_blocks(*_hmac_states(key, prefix))
+    if _rejects_none(blocks):
+        # No word rejected (all but about one shuffle in 20 million): word k is draw k, and the
+        # remainders run in C. The same result as the general loop of _shuffle_with_rejections.
+        deck = list(DECK)
+        i = len(DECK) - 1
+        for j in map(operator.mod, _FIRST_WORDS.unpack(blocks), _split_draws()[0]):
+            deck[i], deck[j] = deck[j], deck[i]
+            i -= 1
+        return deck
+    return _shuffle_with_rejections(key, prefix)
+
+
+def _shuffle_with_rejections(key: bytes, prefix: bytes) -> list[Card]:
+    """Fisher-Yates as docs/fairness.md spells it: reject, draw again, run on into more blocks."""
     stream = _WordStream(key=key, prefix=prefix, blocks=_FIRST_BLOCKS)
     words = stream.words
-    sizes, limits = _split_draws()
     deck = list(DECK)
-    if all(map(operator.lt, words, limits)):
-        # No word rejected (all but about one shuffle in 20 million): word k is draw k, and the
-        # comparisons and remainders run in C. The same result as the general loop below.
-        for i, j in zip(_POSITIONS, map(operator.mod, words, sizes)):
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
     used = 0
     for n, limit in _DRAWS:
         # i = n - 1 is the position being filled, from the bottom of the deck up.
@@ -228,15 +300,17 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
     return deck
 
 
-_split_cache: tuple[object, tuple[int, ...], tuple[int, ...]] = (None, (), ())
+_split_cache: tuple[object, tuple[int, ...], tuple[int, ...], bool] = (None, (), (), False)
 
 
-def _split_draws() -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """``_DRAWS`` as two tuples (sizes, limits) for ``map``; recomputed if ``_DRAWS`` is replaced."""
+def _split_draws() -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """``_DRAWS`` as two tuples (sizes, limits) for ``map``, and whether every limit is above
+    ``_HIGH_WORD`` (true of the fair limits; the tests lower them); recomputed if ``_DRAWS`` is replaced."""
     global _split_cache
     if _split_cache[0] is not _DRAWS:
-        _split_cache = (_DRAWS, tuple(n for n, _ in _DRAWS), tuple(limit for _, limit in _DRAWS))
-    return _split_cache[1], _split_cache[2]
+        limits = tuple(limit for _, limit in _DRAWS)
+        _split_cache = (_DRAWS, tuple(n for n, _ in _DRAWS), limits, min(limits) > _HIGH_WORD)
+    return _split_cache[1], _split_cache[2], _split_cache[3]
 
 
 def _deck_name(index: int) -> str:

@@ -317,6 +317,39 @@ def test_word_stream_is_hmac_sha256() -> None:
     assert stream.words == expected
 
 
+def test_first_blocks_are_hmac_sha256() -> None:
+    """The shuffle's own four blocks (the last one made on the states themselves) are HMAC too."""
+    key = bytes.fromhex(SEED)
+    prefix = hmac_message(client_seeds=SEEDS, nonce=41, deal=1)[:-4]
+    expected = b"".join(hmac.digest(key, prefix + c.to_bytes(4, "big"), "sha256") for c in range(4))
+    assert fairness._first_blocks(*fairness._hmac_states(key, prefix)) == expected
+
+
+# Numbers at the very top of the 32-bit range, where the rejections are; and plain ones.
+high_or_plain_word = st.one_of(st.integers(0xFFFFFEF0, U32 - 1), st.integers(0, U32 - 1))
+
+
+@given(words=st.lists(high_or_plain_word, min_size=32, max_size=32))
+@settings(max_examples=300)
+def test_quick_rejection_check_agrees_with_the_limits(words: list[int]) -> None:
+    """``_rejects_none`` first looks for three 0xFF bytes in a row, then compares numbers with
+    limits only if it finds them; the answer must be that of comparing every number."""
+    blocks = b"".join(w.to_bytes(4, "big") for w in words)
+    plain = all(w < limit for w, (_, limit) in zip(words, fairness._DRAWS, strict=False))
+    assert fairness._rejects_none(blocks) == plain
+
+
+def test_quick_rejection_check_sees_each_rejectable_number() -> None:
+    for position, (n, limit) in enumerate(fairness._DRAWS):
+        if limit == U32:
+            continue  # a power of two: nothing to reject
+        for w, rejected in ((limit - 1, False), (limit, True), (U32 - 1, True)):
+            words = [0] * 32
+            words[position] = w
+            blocks = b"".join(x.to_bytes(4, "big") for x in words)
+            assert fairness._rejects_none(blocks) is not rejected, (n, w)
+
+
 def test_result_is_a_permutation_of_all_32_cards() -> None:
     for nonce in range(200):
         result = deck(nonce=nonce, deal=nonce % 4)
