@@ -142,28 +142,31 @@ def hand_settle(
     idempotency_key = check_key(idempotency_key)
     if not isinstance(memo, str):
         raise InvalidRequest("The memo must be a string.")
-    with transaction.atomic():
-        seats = {
-            seat.user_id: seat
-            for seat in LedgerAccount.objects.filter(
-                kind=LedgerAccount.Kind.SEAT, table_id=table_id, user_id__in=list(checked)
-            )
-        }
-        missing = sorted(set(checked) - set(seats))
+    # The seats are found and locked by one query inside the posting (a hand settles on the
+    # server's one database thread: every round trip counts).
+    seats = LedgerAccount.objects.filter(
+        kind=LedgerAccount.Kind.SEAT, table_id=table_id, user_id__in=list(checked)
+    )
+
+    def legs_for(locked: dict[int, LedgerAccount]) -> dict[int, int]:
+        by_user = {account.user_id: account.pk for account in locked.values()}
+        missing = sorted(set(checked) - set(by_user))
         if missing:
             raise UnknownAccount(
                 f"No seat at table {table_id} for user id(s) {', '.join(map(str, missing))}: "
                 "every player in a hand must have bought in."
             )
-        txn, _ = post(
-            kind=Kind.HAND_SETTLE,
-            idempotency_key=idempotency_key,
-            # The memo is description, not content: a retry with a reworded memo is still a replay.
-            params={"table": table_id, "deltas": sorted(checked.items())},
-            accounts=seats.values(),
-            legs_for=lambda _locked: {seats[user_id].pk: delta for user_id, delta in checked.items()},
-            memo=memo or f"hand at table {table_id}",
-        )
+        return {by_user[user_id]: delta for user_id, delta in checked.items()}
+
+    txn, _ = post(
+        kind=Kind.HAND_SETTLE,
+        idempotency_key=idempotency_key,
+        # The memo is description, not content: a retry with a reworded memo is still a replay.
+        params={"table": table_id, "deltas": sorted(checked.items())},
+        accounts=seats,
+        legs_for=legs_for,
+        memo=memo or f"hand at table {table_id}",
+    )
     return txn
 
 

@@ -6,11 +6,15 @@ How a posting stays safe on both databases:
 * The accounts involved are locked with ``select_for_update`` in primary-key order, so two postings
   touching the same accounts queue instead of deadlocking (PostgreSQL). SQLite ignores the lock,
   but the settings open every transaction with ``BEGIN IMMEDIATE``, which serialises writers.
-* A debit is a conditional update (``balance >= amount``); zero rows updated means not enough
-  chips, whatever another connection did in between. The CHECK constraint on the table is the
-  last line of defence.
+* A debit is a conditional update (``balance >= amount``): all the accounts move in one UPDATE
+  whose row count must be the number of accounts, so a debit that would overdraw changes nothing,
+  whatever another connection did in between. The CHECK constraint on the table is the last line
+  of defence.
 * The transaction row (unique idempotency key) is inserted before any balance moves: a second
   request with the same key either finds it or collides with it, and then replays it.
+
+Each posting is a handful of statements (lock, replay check, transaction, one balance update, the
+entries): a hand's settlement runs on the server's one database thread, so round trips count.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -117,10 +121,18 @@ def open_seat_account(*, user: User, table_id: int) -> LedgerAccount:
     return account
 
 
-def lock_accounts(accounts: Iterable[LedgerAccount]) -> dict[int, LedgerAccount]:
-    """Lock the accounts' rows in pk order (one global order: no deadlocks) and return fresh copies."""
-    pks = sorted({account.pk for account in accounts})
-    rows = LedgerAccount.objects.select_for_update().filter(pk__in=pks).order_by("pk")
+def lock_accounts(accounts: Iterable[LedgerAccount] | QuerySet[LedgerAccount]) -> dict[int, LedgerAccount]:
+    """Lock the accounts' rows in pk order (one global order: no deadlocks) and return fresh copies.
+
+    ``accounts`` may be a query (the seats of a hand): then finding and locking them is one
+    statement. PostgreSQL sorts before it locks (``ORDER BY`` runs below ``FOR UPDATE``), so the
+    order is the same either way.
+    """
+    if isinstance(accounts, QuerySet):
+        rows = accounts.select_for_update().order_by("pk")
+    else:
+        pks = sorted({account.pk for account in accounts})
+        rows = LedgerAccount.objects.select_for_update().filter(pk__in=pks).order_by("pk")
     return {account.pk: account for account in rows}
 
 
@@ -150,19 +162,41 @@ def describe_account(account: LedgerAccount) -> str:
     return _("the seat of %(user)s at table %(table)s") % {"user": account.user, "table": account.table_id}
 
 
-def _move(*, account: LedgerAccount, amount: int) -> None:
-    if amount < 0 and account.kind != LedgerAccount.Kind.HOUSE:
-        updated = LedgerAccount.objects.filter(pk=account.pk, balance__gte=-amount).update(
-            balance=F("balance") + amount
-        )
-        if updated != 1:
-            held = LedgerAccount.objects.filter(pk=account.pk).values_list("balance", flat=True).first()
-            raise InsufficientFunds(
-                _("Not enough chips in %(account)s: it holds %(held)s, %(needed)s are needed.")
-                % {"account": describe_account(account), "held": held, "needed": -amount}
-            )
-    elif amount:
-        LedgerAccount.objects.filter(pk=account.pk).update(balance=F("balance") + amount)
+def _short(account: LedgerAccount, *, held: int | None, needed: int) -> InsufficientFunds:
+    return InsufficientFunds(
+        _("Not enough chips in %(account)s: it holds %(held)s, %(needed)s are needed.")
+        % {"account": describe_account(account), "held": held, "needed": needed}
+    )
+
+
+def _move(*, locked: dict[int, LedgerAccount], legs: Legs) -> None:
+    """Apply the legs to the locked accounts in one UPDATE; refuse if a debit would overdraw."""
+    moving = {pk: amount for pk, amount in sorted(legs.items()) if amount}
+    guards = Q()
+    for pk, amount in moving.items():
+        account = locked[pk]
+        if amount < 0 and account.kind != LedgerAccount.Kind.HOUSE:
+            # The balance read under the lock is current, so this refusal costs no statement...
+            if account.balance < -amount:
+                raise _short(account, held=account.balance, needed=-amount)
+            # ...and the debit stays conditional anyway: the row count below is the guarantee.
+            guards |= Q(pk=pk, balance__gte=-amount)
+        else:
+            guards |= Q(pk=pk)
+    shift = Case(
+        *(When(pk=pk, then=Value(amount)) for pk, amount in moving.items()),
+        default=Value(0),
+        output_field=BigIntegerField(),
+    )
+    updated = LedgerAccount.objects.filter(guards).update(balance=F("balance") + shift)
+    if updated != len(moving):
+        # Not reached while the locks hold; the caller's block rolls back whatever did move.
+        held = dict(LedgerAccount.objects.filter(pk__in=list(moving)).values_list("pk", "balance"))
+        debits = [pk for pk, amount in moving.items() if amount < 0]
+        pk = next((pk for pk in debits if held.get(pk, 0) < -moving[pk]), debits[0] if debits else None)
+        if pk is None:
+            raise UnknownAccount("An account of this transaction disappeared while it was posted.")
+        raise _short(locked[pk], held=held.get(pk), needed=-moving[pk])
 
 
 def post(
@@ -170,7 +204,7 @@ def post(
     kind: str,
     idempotency_key: str,
     params: dict[str, Any],
-    accounts: Iterable[LedgerAccount],
+    accounts: Iterable[LedgerAccount] | QuerySet[LedgerAccount],
     legs_for: Callable[[dict[int, LedgerAccount]], Legs],
     memo: str = "",
     created_by: User | None = None,
@@ -179,10 +213,53 @@ def post(
     """Post one transaction; return it and whether this call created it (False: a replay).
 
     ``params`` describe the request (not its outcome) for the idempotency fingerprint.
-    ``legs_for`` gets the locked accounts with fresh balances and returns pk -> signed amount;
-    zero legs are recorded as entries (a seat that played a hand and broke even) but move nothing.
+    ``accounts`` are the accounts to lock (or a query for them, see ``lock_accounts``).
+    ``legs_for`` gets the locked accounts with fresh balances and returns pk -> signed amount
+    (it may raise a ``LedgerError`` to refuse); zero legs are recorded as entries (a seat that
+    played a hand and broke even) but move nothing.
     """
     request_print = fingerprint(kind=kind, params=params)
+    if not isinstance(accounts, QuerySet):
+        accounts = list(accounts)  # read twice if the first try collides
+    try:
+        return _post_once(
+            kind=kind,
+            idempotency_key=idempotency_key,
+            request_print=request_print,
+            accounts=accounts,
+            legs_for=legs_for,
+            memo=memo,
+            created_by=created_by,
+            at=at,
+        )
+    except IntegrityError:
+        # The key was taken after the replay check, by a request holding other locks (the same
+        # request would have waited for ours); its block is rolled back, and the second try
+        # finds that transaction and replays it (or refuses it, if it asked for something else).
+        # Cheaper than a savepoint around every insert, which would cost two statements each time.
+        return _post_once(
+            kind=kind,
+            idempotency_key=idempotency_key,
+            request_print=request_print,
+            accounts=accounts,
+            legs_for=legs_for,
+            memo=memo,
+            created_by=created_by,
+            at=at,
+        )
+
+
+def _post_once(
+    *,
+    kind: str,
+    idempotency_key: str,
+    request_print: str,
+    accounts: Iterable[LedgerAccount] | QuerySet[LedgerAccount],
+    legs_for: Callable[[dict[int, LedgerAccount]], Legs],
+    memo: str,
+    created_by: User | None,
+    at: datetime | None,
+) -> tuple[LedgerTransaction, bool]:
     with transaction.atomic():
         locked = lock_accounts(accounts)
         # Checked after locking: a concurrent request with the same key has committed by now.
@@ -192,7 +269,7 @@ def post(
         legs = legs_for(locked)
         if set(legs) - set(locked) or sum(legs.values()) != 0 or not any(legs.values()):
             raise InvalidRequest(f"Unbalanced or empty {kind} transaction refused.")
-        txn = LedgerTransaction(
+        txn = LedgerTransaction.objects.create(
             kind=kind,
             memo=memo,
             created_by=created_by,
@@ -201,16 +278,7 @@ def post(
             amount=sum(amount for amount in legs.values() if amount > 0),
             created_at=at or timezone.now(),
         )
-        try:
-            with transaction.atomic():
-                txn.save()
-        except IntegrityError:
-            existing = _replay(idempotency_key=idempotency_key, fingerprint=request_print)
-            if existing is None:
-                raise
-            return existing, False
-        for pk, amount in sorted(legs.items()):
-            _move(account=locked[pk], amount=amount)
+        _move(locked=locked, legs=legs)
         LedgerEntry.objects.bulk_create(
             LedgerEntry(transaction=txn, account_id=pk, amount=amount) for pk, amount in sorted(legs.items())
         )
