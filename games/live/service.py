@@ -321,8 +321,11 @@ async def start_next_hand(*, table_id: int) -> Versioned:
     if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
         return state
     seed = new_server_seed()
+    # Who will be dealt in goes with the numbering, in one transaction: one trip to the database
+    # thread per hand start instead of two, and the hand is on record before any card is dealt.
+    lineup = records.Lineup.of_doc(state.doc)
     number, started = await in_db(records.begin_hand_record)(
-        table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed)
+        table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed), lineup=lineup
     )
     started_at = started.isoformat()
 
@@ -336,7 +339,10 @@ async def start_next_hand(*, table_id: int) -> Versioned:
     state = await update_table(table_id, change)
     hand = state.doc.get("hand")
     if hand and hand["number"] == number:
-        await in_db(records.record_hand_start)(table_id=table_id, hand=hand)
+        if records.Lineup.of_hand(hand) != lineup:
+            # The table changed between our read and the deal (a player sat out, left or added
+            # chips): record who really plays.
+            await in_db(records.record_hand_start)(table_id=table_id, hand=hand)
     else:
         await in_db(records.abandon_hand_record)(table_id=table_id, number=number)
     return state
