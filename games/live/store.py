@@ -52,6 +52,7 @@ import asyncio
 import enum
 import json
 import random
+import secrets
 import threading
 import weakref
 from collections.abc import Callable
@@ -63,6 +64,7 @@ import redis.asyncio as aioredis
 Doc: TypeAlias = dict[str, Any]
 
 DEFAULT_PREFIX: Final = "svara:live:"
+SEEN_KEPT: Final = 10_000  # tables whose last state a Redis store instance remembers (``recent``)
 
 
 class Keep(enum.Enum):
@@ -190,6 +192,13 @@ class StateStore(abc.ABC):
     async def aclose(self) -> None:  # noqa: B027 - optional hook, the memory store has nothing to close
         """Release connections."""
 
+    def recent(self, table_id: str) -> Versioned | None:
+        """The table's state as this store instance last read or wrote it, without asking the
+        backend: possibly stale (another process wrote since), so only a compare-and-set may
+        trust it (``retry_update``). None when it has none; the memory store, always current
+        and cheap to read, keeps none."""
+        return None
+
     async def create(self, table_id: str, doc: Doc, *, deadline: Deadline | None = None) -> Versioned:
         """Store a new table at version 1; raise ``TableExists`` if it is already there."""
         created = await self.compare_and_set(table_id, expected_version=0, doc=doc, deadline=deadline)
@@ -283,15 +292,25 @@ class MemoryStateStore(StateStore):
 # ---------------------------------------------------------------- redis
 
 # Keys, under the prefix P:
-#   P t:<table_id>   hash: v (version), doc (JSON), dat + dv (the deadline the state was last given)
+#   P t:<table_id>   hash: v (version), doc (JSON), dat + dv (the deadline the state was last given),
+#                    i (incarnation: a random token set when the table is created, see below)
 #   P deadlines      sorted set: member table_id, score = at; only deadlines not yet claimed
 #   P tables         set of table ids (table_ids() without SCAN)
+# Versions start again at 1 when a lost table is rebuilt, so "version 4" can name two different
+# states, one from before the loss; a store instance that remembers the older one (``recent``)
+# must not overwrite the newer. The incarnation tells them apart: a compare-and-set from a state
+# this instance read or wrote carries the incarnation it saw, and loses if the table's differs.
 # The claim script reads P t:<id> by name, which standalone Redis allows; a cluster would need the
 # prefix to carry a hash tag such as "{svara}:" so all keys share a slot.
 
 _CAS_LUA: Final = """
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if cur ~= tonumber(ARGV[2]) then
+  return false
+end
+if cur == 0 then
+  redis.call('HSET', KEYS[1], 'i', ARGV[8])
+elseif ARGV[7] ~= '' and redis.call('HGET', KEYS[1], 'i') ~= ARGV[7] then
   return false
 end
 local v = tostring(cur + 1)
@@ -306,8 +325,8 @@ elseif ARGV[4] == 'clear' then
   redis.call('ZREM', KEYS[2], ARGV[1])
 end
 redis.call('SADD', KEYS[3], ARGV[1])
-local d = redis.call('HMGET', KEYS[1], 'dat', 'dv')
-return {v, d[1], d[2]}
+local d = redis.call('HMGET', KEYS[1], 'dat', 'dv', 'i')
+return {v, d[1], d[2], d[3]}
 """
 
 _CLAIM_LUA: Final = """
@@ -354,6 +373,8 @@ class RedisStateStore(StateStore):
         self._cas = client.register_script(_CAS_LUA)
         self._claim = client.register_script(_CLAIM_LUA)
         self._delete = client.register_script(_DELETE_LUA)
+        # table_id -> (version, doc JSON, deadline, incarnation) last read or written here (``recent``).
+        self._seen: dict[str, tuple[int, str, Deadline | None, str]] = {}
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX) -> RedisStateStore:
@@ -368,12 +389,33 @@ class RedisStateStore(StateStore):
 
     async def get(self, table_id: str) -> Versioned | None:
         _check_table_id(table_id)
-        version, doc_json, at, dv = await self._redis.hmget(
-            self._state_key(table_id), ["v", "doc", "dat", "dv"]
+        version, doc_json, at, dv, incarnation = await self._redis.hmget(
+            self._state_key(table_id), ["v", "doc", "dat", "dv", "i"]
         )
         if version is None or doc_json is None:
+            self._seen.pop(table_id, None)
             return None
-        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=_deadline_from(at, dv))
+        deadline = _deadline_from(at, dv)
+        self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
+        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=deadline)
+
+    def recent(self, table_id: str) -> Versioned | None:
+        seen = self._seen.get(table_id)
+        if seen is None:
+            return None
+        version, doc_json, deadline, _incarnation = seen
+        return Versioned(version=version, doc=json.loads(doc_json), deadline=deadline)
+
+    def _remember(self, table_id: str, seen: tuple[int, str, Deadline | None, str]) -> None:
+        if len(self._seen) >= SEEN_KEPT and table_id not in self._seen:
+            del self._seen[next(iter(self._seen))]  # the oldest remembered table
+        self._seen[table_id] = seen
+
+    def _incarnation_at(self, table_id: str, version: int) -> str:
+        """The incarnation this instance saw the table in at ``version``; '' when it did not see
+        that version (the write then checks the version alone, as any other writer's)."""
+        seen = self._seen.get(table_id)
+        return seen[3] if seen is not None and seen[0] == version else ""
 
     async def compare_and_set(
         self, table_id: str, *, expected_version: int, doc: Doc, deadline: DeadlineArg = KEEP
@@ -392,19 +434,21 @@ class RedisStateStore(StateStore):
                 repr(float(deadline.at)),
                 "" if deadline.version is None else str(deadline.version),
             )
+        seen_incarnation = self._incarnation_at(table_id, expected_version)
         result = await self._cas(
             keys=[self._state_key(table_id), self._deadlines_key, self._tables_key],
-            args=[table_id, expected_version, doc_json, mode, at, dv],
+            args=[table_id, expected_version, doc_json, mode, at, dv, seen_incarnation, secrets.token_hex(8)],
         )
         if result is None:
             return None
-        version, stored_at, stored_dv = result
-        return Versioned(
-            version=int(version), doc=json.loads(doc_json), deadline=_deadline_from(stored_at, stored_dv)
-        )
+        version, stored_at, stored_dv, incarnation = result
+        deadline = _deadline_from(stored_at, stored_dv)
+        self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
+        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=deadline)
 
     async def delete(self, table_id: str) -> bool:
         _check_table_id(table_id)
+        self._seen.pop(table_id, None)
         removed = await self._delete(
             keys=[self._state_key(table_id), self._deadlines_key, self._tables_key], args=[table_id]
         )
@@ -450,24 +494,44 @@ async def retry_update(
     nothing is written). It gets the whole ``Versioned`` so it can check the version a client
     saw, or whether a claimed deadline still ``matches``.
 
+    The first attempt starts from the state this store instance last saw (``recent``), which
+    saves a read per change when one process serves the table, as it mostly does. That state
+    may be stale, so only a successful compare-and-set counts: when ``fn`` writes nothing or
+    refuses on it, or the write conflicts, the state is read from the store and ``fn`` decides
+    again.
+
     Raises ``TableMissing`` when the store does not hold the table, ``StateConflict`` when every
-    attempt lost. Between attempts it waits a short random, growing time, so racing writers
-    spread out instead of colliding again in lockstep.
+    attempt lost. Between attempts on read states it waits a short random, growing time, so
+    racing writers spread out instead of colliding again in lockstep.
     """
+    current = store.recent(table_id)
     for attempt in range(attempts):
-        current = await store.get(table_id)
+        remembered = current is not None
         if current is None:
-            raise TableMissing(table_id)
-        change = fn(current)
+            current = await store.get(table_id)
+            if current is None:
+                raise TableMissing(table_id)
+        try:
+            change = fn(current)
+        except Exception:
+            if not remembered:
+                raise
+            current = None  # refused on a state that may be stale: ask the one stored
+            continue
         if change is None:
-            return current
+            if not remembered:
+                return current
+            current = None
+            continue
         new_doc, deadline = change
         written = await store.compare_and_set(
             table_id, expected_version=current.version, doc=new_doc, deadline=deadline
         )
         if written is not None:
             return written
-        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+        current = None
+        if not remembered:
+            await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
     raise StateConflict(f"table {table_id}: {attempts} attempts lost to concurrent writes")
 
 

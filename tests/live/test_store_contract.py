@@ -501,3 +501,85 @@ async def test_factory_with_redis_url_gives_a_redis_store_per_loop(
     finally:
         await store.delete("t1")
         await store.aclose()
+
+
+async def test_retry_update_trusts_a_remembered_state_only_through_the_compare_and_set(
+    make_store: MakeStore,
+) -> None:
+    # Two instances are two processes on Redis (one shared store in memory): ``a`` remembers
+    # version 1, ``b`` writes version 2 behind its back.
+    a, b = make_store(), make_store()
+    await a.create("t1", {"n": 1})
+    await b.compare_and_set("t1", expected_version=1, doc={"n": 2})
+    seen: list[int] = []
+
+    def increment(current: Versioned) -> tuple[dict, object]:
+        seen.append(current.doc["n"])
+        return {"n": current.doc["n"] + 1}, KEEP
+
+    result = await retry_update(a, "t1", increment)
+
+    assert result.doc == {"n": 3} and result.version == 3  # built on b's write, not on the stale one
+    # On Redis the first try was on the remembered state (a read saved), and it lost.
+    assert seen == ([1, 2] if isinstance(a, RedisStateStore) else [2])
+    assert await b.get("t1") == result
+
+
+async def test_retry_update_decides_again_on_the_stored_state_when_refused_on_a_remembered_one(
+    make_store: MakeStore,
+) -> None:
+    a, b = make_store(), make_store()
+    await a.create("t1", {"turn": "ann"})
+    await b.compare_and_set("t1", expected_version=1, doc={"turn": "bob"})
+    calls: list[str] = []
+
+    def bob_moves(current: Versioned) -> tuple[dict, object]:
+        calls.append(current.doc["turn"])
+        if current.doc["turn"] != "bob":
+            raise ValueError("not your turn")
+        return {"turn": "ann"}, KEEP
+
+    result = await retry_update(a, "t1", bob_moves)
+
+    assert result.doc == {"turn": "ann"} and result.version == 3
+    assert calls == (["ann", "bob"] if isinstance(a, RedisStateStore) else ["bob"])
+    # A refusal on the stored state itself still reaches the caller, and writes nothing.
+    with pytest.raises(ValueError, match="not your turn"):
+        await retry_update(a, "t1", bob_moves)
+    assert (await b.get("t1")).version == 3
+
+
+async def test_a_redis_store_remembers_what_it_read_and_wrote(redis_url: str, redis_prefix: str) -> None:
+    store = RedisStateStore.from_url(redis_url, prefix=redis_prefix)
+    try:
+        assert store.recent("t1") is None
+        written = await store.create("t1", {"n": 1}, deadline=Deadline(at=FAR))
+        assert store.recent("t1") == written
+        remembered = store.recent("t1")
+        remembered.doc["n"] = 99  # every answer is a fresh copy
+        assert store.recent("t1") == written
+        await store.delete("t1")
+        assert store.recent("t1") is None
+    finally:
+        await store.aclose()
+
+
+async def test_a_state_remembered_from_before_a_loss_never_overwrites_the_rebuilt_table(
+    make_store: MakeStore,
+) -> None:
+    # Versions start again at 1 after a loss: ``a`` remembers version 2 of the lost table while
+    # the rebuilt one reaches version 2 too. The same number must not let a's old state through.
+    a, b = make_store(), make_store()
+    await a.create("t1", {"life": "old", "n": 10})
+    await a.compare_and_set("t1", expected_version=1, doc={"life": "old", "n": 11})
+    assert await b.delete("t1")  # Redis flushed
+    await b.create("t1", {"life": "new", "n": 0})
+    await b.compare_and_set("t1", expected_version=1, doc={"life": "new", "n": 1})
+
+    def increment(current: Versioned) -> tuple[dict, object]:
+        return {**current.doc, "n": current.doc["n"] + 1}, KEEP
+
+    result = await retry_update(a, "t1", increment)
+
+    assert result.doc == {"life": "new", "n": 2} and result.version == 3
+    assert await b.get("t1") == result
