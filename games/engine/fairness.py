@@ -126,7 +126,7 @@ def _encode_client_seeds(client_seeds: object) -> bytes:
     return b"".join(parts)
 
 
-def _message_prefix(*, client_seeds: Sequence[str], nonce: int, deal: int) -> bytes:
+def _message_prefix(client_seeds: Sequence[str], nonce: int, deal: int) -> bytes:
     # The checks of _check_whole, inlined for the usual case (exact ints in range): this runs
     # for every deal the benchmark shuffles. Anything else goes through _check_whole, which
     # refuses with the reason.
@@ -166,7 +166,7 @@ def _encoded_seeds(client_seeds: tuple[str, ...]) -> bytes:
 def hmac_message(*, client_seeds: Sequence[str], nonce: int, deal: int = 0, counter: int = 0) -> bytes:
     """The exact bytes HMAC'd for one 32-byte block (docs/fairness.md, "The message")."""
     _check_whole(counter, name="block counter", maximum=MAX_DEAL)
-    return _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal) + struct.pack(">I", counter)
+    return _message_prefix(client_seeds, nonce, deal) + struct.pack(">I", counter)
 
 
 # HMAC-SHA-256 (RFC 2104) spelled out over ``hashlib``, which is several times cheaper than the
@@ -239,19 +239,30 @@ _HIGH_BYTES = b"\xff\xff\xff"
 _HIGH_WORD = 0xFFFFFF00
 
 
-def _first_blocks(inner: hashlib._Hash, outer: hashlib._Hash) -> bytes:
-    """Blocks 0-3 joined (128 bytes). The last block updates the two states themselves rather
+def _first_blocks(key: bytes, prefix: bytes) -> bytes:
+    """Blocks 0-3 joined (128 bytes): ``_hmac_states`` and ``_hmac_block`` written out in one
+    function, as every shuffle runs it. The last block updates the two states themselves rather
     than copies: nothing needs them after it, and it saves two of the eight state copies."""
-    digests = [_hmac_block(inner, outer, counter) for counter in _FIRST_COUNTERS[:-1]]
+    padded = key.ljust(64, b"\0")
+    inner = _EMPTY_SHA256.copy()
+    inner.update(padded.translate(_XOR_IPAD) + prefix)
+    outer = _EMPTY_SHA256.copy()
+    outer.update(padded.translate(_XOR_OPAD))
+    digests = []
+    for counter in _FIRST_COUNTERS[:-1]:
+        block_inner = inner.copy()
+        block_inner.update(counter)
+        block_outer = outer.copy()
+        block_outer.update(block_inner.digest())
+        digests.append(block_outer.digest())
     inner.update(_FIRST_COUNTERS[-1])
     outer.update(inner.digest())
     digests.append(outer.digest())
     return b"".join(digests)
 
 
-def _rejects_none(blocks: bytes) -> bool:
+def _rejects_none(blocks: bytes, limits: tuple[int, ...], fair_limits: bool) -> bool:
     """Whether the 32 words of ``blocks`` (blocks 0-3) are each below the limit of their draw."""
-    _, limits, fair_limits = _split_draws()
     if fair_limits and _HIGH_BYTES not in blocks:
         return True
     return all(map(operator.lt, _FIRST_WORDS.unpack(blocks), limits))
@@ -266,14 +277,15 @@ def shuffled_deck(*, server_seed: str, client_seeds: Sequence[str], nonce: int, 
     with a message a person can read.
     """
     key = _seed_bytes(server_seed)
-    prefix = _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=deal)
-    blocks = _first_blocks(*_hmac_states(key, prefix))
-    if _rejects_none(blocks):
+    prefix = _message_prefix(client_seeds, nonce, deal)
+    blocks = _first_blocks(key, prefix)
+    sizes, limits, fair_limits = _split_draws()
+    if _rejects_none(blocks, limits, fair_limits):
         # No word rejected (all but about one shuffle in 20 million): word k is draw k, and the
         # remainders run in C. The same result as the general loop of _shuffle_with_rejections.
         deck = list(DECK)
         i = len(DECK) - 1
-        for j in map(operator.mod, _FIRST_WORDS.unpack(blocks), _split_draws()[0]):
+        for j in map(operator.mod, _FIRST_WORDS.unpack(blocks), sizes):
             deck[i], deck[j] = deck[j], deck[i]
             i -= 1
         return deck
@@ -300,17 +312,18 @@ def _shuffle_with_rejections(key: bytes, prefix: bytes) -> list[Card]:
     return deck
 
 
-_split_cache: tuple[object, tuple[int, ...], tuple[int, ...], bool] = (None, (), (), False)
+_split_of: object = None
+_split: tuple[tuple[int, ...], tuple[int, ...], bool] = ((), (), False)
 
 
 def _split_draws() -> tuple[tuple[int, ...], tuple[int, ...], bool]:
     """``_DRAWS`` as two tuples (sizes, limits) for ``map``, and whether every limit is above
     ``_HIGH_WORD`` (true of the fair limits; the tests lower them); recomputed if ``_DRAWS`` is replaced."""
-    global _split_cache
-    if _split_cache[0] is not _DRAWS:
+    global _split_of, _split
+    if _split_of is not _DRAWS:
         limits = tuple(limit for _, limit in _DRAWS)
-        _split_cache = (_DRAWS, tuple(n for n, _ in _DRAWS), limits, min(limits) > _HIGH_WORD)
-    return _split_cache[1], _split_cache[2], _split_cache[3]
+        _split_of, _split = _DRAWS, (tuple(n for n, _ in _DRAWS), limits, min(limits) > _HIGH_WORD)
+    return _split
 
 
 def _deck_name(index: int) -> str:
@@ -347,7 +360,7 @@ def verify_hand(
             f"but the hash shown during play was {server_seed_hash!r}"
         )
     try:
-        _message_prefix(client_seeds=client_seeds, nonce=nonce, deal=0)
+        _message_prefix(client_seeds, nonce, 0)
     except ValueError as exc:
         return [*problems, str(exc)]
     if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence) or not decks:

@@ -12,6 +12,8 @@ that ``to_json``/``from_json`` round-trip exactly and a hand runs in tens of mic
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress, repeat
+from operator import add, ge
 from typing import Any, NamedTuple
 
 from games.engine.cards import Card
@@ -23,13 +25,36 @@ VERB_ORDER = ("dark", "decline", "fold", "call", "raise", "join", "skip")
 TIMEOUT_MEANS = {DARK: "decline", BETTING: "fold", JOIN: "skip"}
 
 
-# The betting verbs by (something to call, a raise possible), in VERB_ORDER.
-_BETTING_VERBS = {
-    (False, False): ("fold",),
-    (False, True): ("fold", "raise"),
-    (True, False): ("fold", "call"),
-    (True, True): ("fold", "call", "raise"),
+# The betting verbs in VERB_ORDER, indexed by "something to call" (a bool), when a raise is
+# possible and when it is not.
+_VERBS_CAN_RAISE = (("fold", "raise"), ("fold", "call", "raise"))
+_VERBS_NO_RAISE = (("fold",), ("fold", "call"))
+_DARK_VERBS = ("dark", "decline")
+_JOIN_VERBS = ("join", "skip")
+# Every verb ``act`` takes: VERB_ORDER and the two aliases.
+_ALL_VERBS = (*VERB_ORDER, "pass", "timeout")
+# By phase, the moves without an amount that the player to act may always make (``_plainly_legal``).
+_NO_AMOUNT_MOVES = {
+    DARK: ("decline", "dark", "timeout"),
+    JOIN: ("skip", "join", "timeout"),
+    BETTING: ("fold", "pass", "timeout"),
 }
+
+
+def _rotations(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each dealer seat, all n seats clockwise from the one left of the dealer (dealer last)."""
+    return tuple(tuple((dealer + k) % n for k in range(1, n + 1)) for dealer in range(n))
+
+
+_ROTATIONS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _rotation(n: int, dealer: int) -> tuple[int, ...]:
+    """The dealing and showdown order of a hand: made once per table size."""
+    table = _ROTATIONS.get(n)
+    if table is None:
+        table = _ROTATIONS[n] = _rotations(n)
+    return table[dealer]
 
 
 class IllegalAction(ValueError):
@@ -88,10 +113,16 @@ class Legal(NamedTuple):
     to_call: int = 0
 
 
+# ``Legal(...)`` runs the Python ``__new__`` that NamedTuple generates (keywords, defaults);
+# ``_new_legal(Legal, (all six fields))`` makes the same tuple in one C call.
+_new_legal = tuple.__new__
+
+
 class Hand:
     """A hand in play. Build with ``Hand.start``; drive with ``act``; read with ``legal``."""
 
-    __slots__ = (
+    # The state: exactly what to_json writes and from_json reads.
+    _STATE = (
         "acted",
         "actions",
         "bets",
@@ -121,6 +152,9 @@ class Hand:
         "to_act",
         "winner",
     )
+    # Not state, derived from it: the cap, remembered between the moves that can change it
+    # (see ``_cap``), and the seats clockwise from left of the dealer (``_rotation``).
+    __slots__ = (*_STATE, "_cap_memo", "_rotation")
 
     # ------------------------------------------------------------------ construction
 
@@ -143,36 +177,41 @@ class Hand:
         """
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise ValueError("the stake must be a positive whole number")
-        if len(names) != len(chips) or len(names) < 2:
-            raise ValueError("a hand needs at least two players, each with a chip count")
-        if len(set(names)) != len(names):
-            raise ValueError("player names must be different")
-        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips):
-            raise ValueError("chips must be whole numbers, not negative")
-        if not 0 <= dealer < len(names):
-            raise ValueError("the dealer must be one of the players")
         n = len(names)
+        if n != len(chips) or n < 2:
+            raise ValueError("a hand needs at least two players, each with a chip count")
+        if len(set(names)) != n:
+            raise ValueError("player names must be different")
+        # The type check in C first (every hand of the benchmark starts here); the generator
+        # decides only for chips that are not all plain ints.
+        if not (set(map(type, chips)) <= _INT_ONLY and min(chips) >= 0) and any(
+            isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in chips
+        ):
+            raise ValueError("chips must be whole numbers, not negative")
+        if not 0 <= dealer < n:
+            raise ValueError("the dealer must be one of the players")
         hand = cls.__new__(cls)
         hand.stake = stake
         hand.dark_play = bool(dark_play)
         hand.names = list(names)
         hand.starting_chips = list(chips)
-        hand.chips = list(chips)
         hand.dealer = dealer
-        hand.decks = [list(d) for d in decks]
+        hand.decks = list(map(list, decks))
         hand.seeds = dict(seeds) if seeds else None
         for deck in hand.decks:
             _check_deck(deck, 0)
         # A player with fewer than 2 S chips is not dealt in (RULES.md §3).
-        hand.in_hand = [c >= 2 * stake for c in chips]
-        if sum(hand.in_hand) < 2:
+        # c >= 2 * stake for each c, in C.
+        in_hand = hand.in_hand = list(map(ge, chips, repeat(2 * stake)))
+        dealt_in = sum(in_hand)
+        if dealt_in < 2:
             raise ValueError("fewer than two players have the 2 x stake needed to be dealt in")
         if hand.decks:
-            _check_deck_length(hand.decks[0], sum(hand.in_hand))
+            _check_deck_length(hand.decks[0], dealt_in)
         hand.bets = [0] * n
-        hand.cards = [[] for _ in range(n)]
+        hand.cards = _empty_lists(n)
         hand.acted = [False] * n
-        hand.pot = 0
+        hand.pot = stake * dealt_in
         hand.target = 0
         hand.dark_bets = 0
         hand.first_dark = None
@@ -185,17 +224,19 @@ class Hand:
         hand.points = {}
         hand.showdowns = []
         hand.winner = None
-        hand.to_act = None
         hand.actions = []
-        for seat in range(n):
-            if hand.in_hand[seat]:
-                hand.chips[seat] -= stake
-                hand.pot += stake
+        hand._rotation = _rotation(n, dealer)
+        # The antes.
+        left = hand.chips = list(chips)
+        for seat in compress(range(n), in_hand):
+            left[seat] -= stake
+        hand._cap_memo = min(compress(left, in_hand))  # nobody has bet yet: the cap is the least left
         if hand.dark_play:
             hand.phase = DARK
             hand.to_act = hand._next_in(dealer)
             hand._offer_dark_or_deal()
         else:
+            hand.to_act = None
             hand._deal()
         return hand
 
@@ -207,7 +248,17 @@ class Hand:
 
     def cap(self) -> int:
         """The smallest "bet + chips left" among the hands still in: no raise may pass it."""
-        return min([b + c for b, c, i in zip(self.bets, self.chips, self.in_hand) if i])
+        in_hand = self.in_hand
+        return min(map(add, compress(self.bets, in_hand), compress(self.chips, in_hand)))
+
+    def _cap(self) -> int:
+        """``cap()``, remembered. A bet moves chips from "chips left" to "bet", so "bet + chips
+        left" stays the same through a deal's betting; only a fold, a join fee, a new deal and the
+        award change the cap, and each of those forgets it (``_cap_memo = None``)."""
+        cap = self._cap_memo
+        if cap is None:
+            cap = self._cap_memo = self.cap()
+        return cap
 
     def dark_amount(self) -> int:
         """What the next dark bet would be: S, then double the one before."""
@@ -218,15 +269,19 @@ class Hand:
         seat = self.to_act
         if seat is None:
             return None
-        if self.phase == DARK:
-            return Legal(seat=seat, verbs=("dark", "decline"), dark_amount=self.dark_amount())
-        if self.phase == JOIN:
-            return Legal(seat=seat, verbs=("join", "skip"), join_fee=self.join_fee)
+        phase = self.phase
+        if phase == DARK:
+            return _new_legal(Legal, (seat, _DARK_VERBS, None, self.stake << self.dark_bets, None, 0))
+        if phase == JOIN:
+            return _new_legal(Legal, (seat, _JOIN_VERBS, None, None, self.join_fee, 0))
         target = self.target
-        low, cap = target + self.stake, self.cap()
-        raise_range = (low, cap) if low <= cap else None
-        verbs = _BETTING_VERBS[target > 0, raise_range is not None]
-        return Legal(seat, verbs, raise_range, None, None, max(target - self.bets[seat], 0))
+        low, cap = target + self.stake, self._cap()
+        to_call = target - self.bets[seat]
+        if to_call < 0:
+            to_call = 0
+        if low <= cap:
+            return _new_legal(Legal, (seat, _VERBS_CAN_RAISE[target > 0], (low, cap), None, None, to_call))
+        return _new_legal(Legal, (seat, _VERBS_NO_RAISE[target > 0], None, None, None, to_call))
 
     def refusal(self, seat: int, verb: str, amount: object = None) -> str | None:
         """Why ``seat`` may not make this move now, in English words, or None when it may."""
@@ -235,23 +290,24 @@ class Hand:
 
     def refusal_code(self, seat: int, verb: str, amount: object = None) -> tuple[str, dict[str, Any]] | None:
         """Why ``seat`` may not make this move now, as a code of REFUSALS and its params, or None."""
-        if self.phase == FINISHED:
+        phase = self.phase
+        if phase == FINISHED:
             return "hand_over", {}
-        if verb not in VERB_ORDER and verb not in ("pass", "timeout"):
+        if verb not in _ALL_VERBS:
             return "unknown_move", {"verb": verb, "verbs": ", ".join(VERB_ORDER)}
         if not 0 <= seat < len(self.names):
             return "no_such_seat", {}
-        if self.to_act is None:
+        to_act = self.to_act
+        if to_act is None:
             return "nobody_to_act", {}
-        if seat != self.to_act:
-            return "not_your_turn", {"name": self.names[self.to_act]}
+        if seat != to_act:
+            return "not_your_turn", {"name": self.names[to_act]}
         if verb == "timeout":
             return None if amount is None else ("timeout_no_amount", {})
         if verb == "pass":
             verb = "fold"
-        phase = self.phase
         if phase == DARK:
-            if verb not in ("dark", "decline"):
+            if verb not in _DARK_VERBS:
                 return "dark_round", {}
             if verb == "decline":
                 return None if amount is None else ("no_amount", {"verb": "decline"})
@@ -259,29 +315,29 @@ class Hand:
                 return None
             if not _is_int(amount):
                 return "amount_not_whole", {}
-            due = self.dark_amount()
+            due = self.stake << self.dark_bets
             return None if amount == due else ("dark_amount", {"due": due, "amount": amount})
         if phase == JOIN:
-            if verb not in ("join", "skip"):
+            if verb not in _JOIN_VERBS:
                 return "join_or_skip", {"fee": self.join_fee}
             return None if amount is None else ("no_amount", {"verb": verb})
         # Betting.
-        if verb in ("dark", "decline"):
-            return "dark_round_over", {}
-        if verb in ("join", "skip"):
-            return "no_svara", {}
         if verb == "fold":
             return None if amount is None else ("no_amount", {"verb": "fold"})
         if verb == "call":
             if amount is not None:
                 return "no_amount", {"verb": "call"}
             return None if self.target > 0 else ("nothing_to_call", {})
+        if verb in _DARK_VERBS:
+            return "dark_round_over", {}
+        if verb in _JOIN_VERBS:
+            return "no_svara", {}
         # Raise.
         if amount is None:
             return "raise_amount_missing", {}
         if not _is_int(amount):
             return "raise_not_whole", {}
-        low, cap = self.target + self.stake, self.cap()
+        low, cap = self.target + self.stake, self._cap()
         if low > cap:
             return "no_raise_possible", {"cap": cap}
         if amount < low:
@@ -294,39 +350,88 @@ class Hand:
 
     def act(self, seat: int, verb: str, amount: int | None = None) -> None:
         """Make a move, or raise IllegalAction (and change nothing)."""
-        found = self.refusal_code(seat, verb, amount)
-        if found is not None:
-            code, params = found
-            raise IllegalAction(REFUSALS[code].format(**params), code=code, params=params)
+        if not self._plainly_legal(seat, verb, amount):
+            found = self.refusal_code(seat, verb, amount)
+            if found is not None:
+                code, params = found
+                raise IllegalAction(REFUSALS[code].format(**params), code=code, params=params)
         self.actions.append([seat, verb] if amount is None else [seat, verb, amount])
         if verb == "timeout":
             verb = TIMEOUT_MEANS[self.phase]
         elif verb == "pass":
             verb = "fold"
-        if verb == "dark":
-            self._dark(seat)
-        elif verb == "decline":
-            self._end_dark_round()
-        elif verb == "fold":
-            self._fold(seat)
-        elif verb == "call":
-            self._put_in(seat, self.target)
-            self.acted[seat] = True
-            self._advance_betting(seat)
-        elif verb == "raise":
-            assert amount is not None
-            self._put_in(seat, amount)
-            self.target = amount
-            self.acted = [False] * len(self.names)
-            self.acted[seat] = True
-            self._advance_betting(seat)
-        elif verb == "join":
-            self.chips[seat] -= self.join_fee
-            self.pot += self.join_fee
-            self.joined.append(seat)
-            self._next_join()
-        else:  # skip
-            self._next_join()
+        _MOVES[verb](self, seat, amount)
+
+    def _plainly_legal(self, seat: object, verb: object, amount: object) -> bool:
+        """A few steps that accept the usual moves: True only for a move ``refusal_code`` allows.
+
+        It is the player to act (a plain int seat) with a move the phase always allows and no
+        amount, a call when there is something to call, or a raise (a plain int) within range.
+        False says nothing: ``act`` then asks ``refusal_code``, which has the reason.
+        """
+        if seat != self.to_act or seat.__class__ is not int:
+            return False
+        phase = self.phase
+        if amount is None:
+            if verb in _NO_AMOUNT_MOVES.get(phase, ()):
+                return True
+            return verb == "call" and phase == BETTING and self.target > 0
+        return (
+            verb == "raise"
+            and phase == BETTING
+            and amount.__class__ is int
+            and self.target + self.stake <= amount <= self._cap()  # type: ignore[operator]
+        )
+
+    # Each move checked by ``act``, by verb (``_MOVES``): all take the seat and the amount.
+
+    def _dark(self, seat: int, amount: object = None) -> None:
+        self._put_in(seat, self.bets[seat] + (self.stake << self.dark_bets))
+        self.dark_bets += 1
+        if self.first_dark is None:
+            self.first_dark = seat
+        self.last_dark = seat
+        self.to_act = self._next_in(seat)
+        if self.to_act == self.first_dark:
+            self._deal()  # the turn came back to the first dark bettor: the round is over
+        else:
+            self._offer_dark_or_deal()
+
+    def _decline(self, seat: int, amount: object = None) -> None:
+        self._deal()  # the first decline ends the dark round
+
+    def _fold(self, seat: int, amount: object = None) -> None:
+        # The cards stay in the state (the stored hand needs them); views never show them.
+        in_hand = self.in_hand
+        in_hand[seat] = False
+        self._cap_memo = None
+        if sum(in_hand) == 1:
+            self._award(in_hand.index(True))
+            return
+        self._advance_betting(seat)
+
+    def _call(self, seat: int, amount: object = None) -> None:
+        self._put_in(seat, self.target)
+        self.acted[seat] = True
+        self._advance_betting(seat)
+
+    def _raise(self, seat: int, amount: object = None) -> None:
+        assert isinstance(amount, int)  # checked by refusal_code
+        self._put_in(seat, amount)
+        self.target = amount
+        acted = self.acted = [False] * len(self.names)
+        acted[seat] = True
+        self._advance_betting(seat)
+
+    def _join(self, seat: int, amount: object = None) -> None:
+        self.chips[seat] -= self.join_fee
+        self.pot += self.join_fee
+        self._cap_memo = None
+        self.joined.append(seat)
+        self._next_join()
+
+    def _skip(self, seat: int, amount: object = None) -> None:
+        self._next_join()
 
     # ------------------------------------------------------------------ internals
 
@@ -339,30 +444,16 @@ class Hand:
         return nxt
 
     def _put_in(self, seat: int, new_bet: int) -> None:
+        # Leaves "bet + chips left" and so the cap as they were.
         cost = new_bet - self.bets[seat]
         self.chips[seat] -= cost
         self.pot += cost
         self.bets[seat] = new_bet
 
-    def _dark(self, seat: int) -> None:
-        self._put_in(seat, self.bets[seat] + self.dark_amount())
-        self.dark_bets += 1
-        if self.first_dark is None:
-            self.first_dark = seat
-        self.last_dark = seat
-        self.to_act = self._next_in(seat)
-        if self.to_act == self.first_dark:
-            self._end_dark_round()
-        else:
-            self._offer_dark_or_deal()
-
     def _offer_dark_or_deal(self) -> None:
         # A dark bet X is offered only while 2X is within the cap (RULES.md §4 step 2).
-        if 2 * self.dark_amount() > self.cap():
-            self._end_dark_round()
-
-    def _end_dark_round(self) -> None:
-        self._deal()
+        if 2 * (self.stake << self.dark_bets) > self._cap():
+            self._deal()
 
     def _deal(self, deal: int = 0) -> None:
         """Deal ``deal`` (0: the hand, k: the k-th svara replay) and open its betting."""
@@ -372,44 +463,39 @@ class Hand:
             return
         self.svaras = deal  # counts replays dealt, not a join window still open
         n, in_hand = len(self.names), self.in_hand
-        order = [s % n for s in range(self.dealer + 1, self.dealer + 1 + n) if in_hand[s % n]]
+        order = list(compress(self._rotation, map(in_hand.__getitem__, self._rotation)))
         count = len(order)
-        _check_deck_length(deck, count)
+        if len(deck) < 3 * max(count, 2):
+            _check_deck_length(deck, count)  # raises
         # Card i goes to the (i mod count)-th player from left of the dealer: a stride slice.
-        cards: list[list[Card]] = [[] for _ in range(n)]
+        cards = _empty_lists(n)
         for k, seat in enumerate(order):
             cards[seat] = deck[k : 3 * count : count]
         self.cards = cards
         self.phase = BETTING
         self.points = {}
         self.acted = [False] * n
-        self.target = 2 * (self.stake << (self.dark_bets - 1)) if self.dark_bets else 0
+        # Twice the last dark bet, S << (dark_bets - 1), is S << dark_bets.
+        self.target = self.stake << self.dark_bets if self.dark_bets else 0
         self.to_act = self._next_in(self.last_dark if self.last_dark is not None else self.dealer)
-        if self.target == 0 and self.cap() < self.stake:
+        if self.target == 0 and self._cap() < self.stake:
             # Someone still in has nothing left (a svara replay): nobody can bet.
             self._showdown()
 
     def _deck_for(self, deal: int) -> list[Card] | None:
         if deal < len(self.decks):
             return self.decks[deal]
-        if self.seeds is None:
+        seeds = self.seeds
+        if seeds is None:
             return None
         deck = shuffled_deck(
-            server_seed=self.seeds["server_seed"],
-            client_seeds=self.seeds["client_seeds"],
-            nonce=self.seeds["nonce"],
+            server_seed=seeds["server_seed"],
+            client_seeds=seeds["client_seeds"],
+            nonce=seeds["nonce"],
             deal=deal,
         )
         self.decks.append(deck)
         return deck
-
-    def _fold(self, seat: int) -> None:
-        # The cards stay in the state (the stored hand needs them); views never show them.
-        self.in_hand[seat] = False
-        if sum(self.in_hand) == 1:
-            self._award(self.in_hand.index(True))
-            return
-        self._advance_betting(seat)
 
     def _advance_betting(self, seat: int) -> None:
         # Betting ends when every hand still in has bet exactly T and acted since the last raise.
@@ -421,14 +507,22 @@ class Hand:
         self._showdown()
 
     def _showdown(self) -> None:
-        n = len(self.names)
         # In dealing order (left of the dealer first), which is also how hands are shown.
-        order = [(self.dealer + k) % n for k in range(1, n + 1)]
-        points = {s: score_cards(self.cards[s]) for s in order if self.in_hand[s]}
+        cards, in_hand = self.cards, self.in_hand
+        points: dict[int, int] = {}
+        shown: dict[str, list[Any]] = {}
+        best, tied = -1, []
+        for s in self._rotation:
+            if in_hand[s]:
+                held = cards[s]
+                p = points[s] = score_cards(held)
+                shown[str(s)] = [p, list(held)]
+                if p > best:
+                    best, tied = p, [s]
+                elif p == best:
+                    tied.append(s)
         self.points = points
-        self.showdowns.append({str(s): [p, list(self.cards[s])] for s, p in points.items()})
-        best = max(points.values())
-        tied = [s for s, p in points.items() if p == best]
+        self.showdowns.append(shown)
         if len(tied) == 1:
             self._award(tied[0])
             return
@@ -436,19 +530,19 @@ class Hand:
 
     def _award(self, seat: int) -> None:
         self.chips[seat] += self.pot
+        self._cap_memo = None
         self.winner = seat
         self.phase = FINISHED
         self.to_act = None
 
     def _open_join_window(self, tied: list[int]) -> None:
         """Svara: the pot is replayed; others may join for half the pot, rounded up (§4 step 6)."""
-        n = len(self.names)
         self.tied = tied
         self.joined = []
         self.join_fee = (self.pot + 1) // 2
         need = self.join_fee + self.stake
-        order = [(self.dealer + k) % n for k in range(1, n + 1)]  # left of the dealer, dealer last
-        self.join_queue = [s for s in order if s not in tied and self.chips[s] >= need]
+        # Left of the dealer, dealer last.
+        self.join_queue = [s for s in self._rotation if s not in tied and self.chips[s] >= need]
         self.phase = JOIN
         self._next_join()
 
@@ -462,6 +556,7 @@ class Hand:
         players = set(self.tied) | set(self.joined)
         self.in_hand = [s in players for s in range(len(self.names))]
         self.bets = [0] * len(self.names)
+        self._cap_memo = None
         self.dark_bets = 0
         self.first_dark = self.last_dark = None
         self.tied, self.joined, self.join_fee = [], [], 0
@@ -508,7 +603,7 @@ class Hand:
         if data.get("v") != 1:
             raise ValueError("unknown hand state version")
         hand = cls.__new__(cls)
-        for key in cls.__slots__:
+        for key in cls._STATE:
             if key not in data:
                 raise ValueError(f"hand state lacks {key!r}")
             value = data[key]
@@ -518,6 +613,8 @@ class Hand:
         hand.seeds = dict(data["seeds"]) if data["seeds"] else None
         hand.points = {int(s): p for s, p in data["points"].items()}
         hand.showdowns = [{k: [v[0], list(v[1])] for k, v in s.items()} for s in data["showdowns"]]
+        hand._cap_memo = None
+        hand._rotation = _rotation(len(hand.names), hand.dealer)
         return hand
 
     # ------------------------------------------------------------------ views
@@ -566,6 +663,17 @@ class Hand:
         }
 
 
+_MOVES = {
+    "dark": Hand._dark,
+    "decline": Hand._decline,
+    "fold": Hand._fold,
+    "call": Hand._call,
+    "raise": Hand._raise,
+    "join": Hand._join,
+    "skip": Hand._skip,
+}
+
+
 def legal_json(legal: Legal | None) -> dict[str, Any] | None:
     """The ``legal`` object of HAND_FORMAT.md's output."""
     return None if legal is None else _legal_json(legal)
@@ -578,11 +686,17 @@ def _legal_json(legal: Legal) -> dict[str, Any]:
     return out
 
 
+def _empty_lists(n: int) -> list[list[Card]]:
+    # n distinct empty lists, built in C (a list comprehension is a function call in Python 3.11).
+    return list(map(list, repeat((), n)))
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 _CARD_SET = frozenset(range(32))
+_INT_ONLY = frozenset({int})
 
 
 def _check_deck(deck: Sequence[Card], players: int) -> None:

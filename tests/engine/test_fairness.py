@@ -322,7 +322,9 @@ def test_first_blocks_are_hmac_sha256() -> None:
     key = bytes.fromhex(SEED)
     prefix = hmac_message(client_seeds=SEEDS, nonce=41, deal=1)[:-4]
     expected = b"".join(hmac.digest(key, prefix + c.to_bytes(4, "big"), "sha256") for c in range(4))
-    assert fairness._first_blocks(*fairness._hmac_states(key, prefix)) == expected
+    assert fairness._first_blocks(key, prefix) == expected
+    stream = fairness._WordStream(key=key, prefix=prefix, blocks=4)
+    assert stream.words == list(fairness._FIRST_WORDS.unpack(expected))
 
 
 # Numbers at the very top of the 32-bit range, where the rejections are; and plain ones.
@@ -336,7 +338,9 @@ def test_quick_rejection_check_agrees_with_the_limits(words: list[int]) -> None:
     limits only if it finds them; the answer must be that of comparing every number."""
     blocks = b"".join(w.to_bytes(4, "big") for w in words)
     plain = all(w < limit for w, (_, limit) in zip(words, fairness._DRAWS, strict=False))
-    assert fairness._rejects_none(blocks) == plain
+    _, limits, fair_limits = fairness._split_draws()
+    assert fair_limits
+    assert fairness._rejects_none(blocks, limits, fair_limits) == plain
 
 
 def test_quick_rejection_check_sees_each_rejectable_number() -> None:
@@ -347,7 +351,7 @@ def test_quick_rejection_check_sees_each_rejectable_number() -> None:
             words = [0] * 32
             words[position] = w
             blocks = b"".join(x.to_bytes(4, "big") for x in words)
-            assert fairness._rejects_none(blocks) is not rejected, (n, w)
+            assert fairness._rejects_none(blocks, *fairness._split_draws()[1:]) is not rejected, (n, w)
 
 
 def test_result_is_a_permutation_of_all_32_cards() -> None:
