@@ -137,7 +137,11 @@ def _message_prefix(client_seeds: Sequence[str], nonce: int, deal: int) -> bytes
     # Fixed-width integers and length-prefixed strings: every field's end is known before it is
     # read, so no two different inputs share an encoding (["a", "bc"] vs ["ab", "c"]).
     if type(client_seeds) in (list, tuple) and set(map(type, client_seeds)) <= _STR_ONLY:
-        encoded = _encoded_seeds(tuple(client_seeds))  # a table's seeds repeat hand after hand
+        # A table's seeds repeat hand after hand.
+        key = tuple(client_seeds)
+        encoded = _encoded_seed_cache.get(key)
+        if encoded is None:
+            encoded = _encoded_seeds(key)
     else:
         encoded = _encode_client_seeds(client_seeds)  # refuses, with the reason
     return DOMAIN_TAG + _NONCE_DEAL.pack(nonce, deal) + encoded
@@ -263,7 +267,9 @@ def _first_blocks(key: bytes, prefix: bytes) -> bytes:
 
 def _rejects_none(blocks: bytes, limits: tuple[int, ...], fair_limits: bool) -> bool:
     """Whether the 32 words of ``blocks`` (blocks 0-3) are each below the limit of their draw."""
-    if fair_limits and _HIGH_BYTES not in blocks:
+    # find, not "in": bytes.__contains__ first tries the operand as an int, and the TypeError it
+    # makes and drops costs more than the search.
+    if fair_limits and blocks.find(_HIGH_BYTES) < 0:
         return True
     return all(map(operator.lt, _FIRST_WORDS.unpack(blocks), limits))
 

@@ -11,7 +11,7 @@ that ``to_json``/``from_json`` round-trip exactly and a hand runs in tens of mic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import add, ge
 from typing import Any, NamedTuple
@@ -33,12 +33,6 @@ _DARK_VERBS = ("dark", "decline")
 _JOIN_VERBS = ("join", "skip")
 # Every verb ``act`` takes: VERB_ORDER and the two aliases.
 _ALL_VERBS = (*VERB_ORDER, "pass", "timeout")
-# By phase, the moves without an amount that the player to act may always make (``_plainly_legal``).
-_NO_AMOUNT_MOVES = {
-    DARK: ("decline", "dark", "timeout"),
-    JOIN: ("skip", "join", "timeout"),
-    BETTING: ("fold", "pass", "timeout"),
-}
 
 
 def _rotations(n: int) -> tuple[tuple[int, ...], ...]:
@@ -209,7 +203,7 @@ class Hand:
         if hand.decks:
             _check_deck_length(hand.decks[0], dealt_in)
         hand.bets = [0] * n
-        hand.cards = _empty_lists(n)
+        hand.cards = list(map(list, repeat((), n)))  # n empty lists, made in C
         hand.acted = [False] * n
         hand.pot = stake * dealt_in
         hand.target = 0
@@ -275,7 +269,9 @@ class Hand:
         if phase == JOIN:
             return _new_legal(Legal, (seat, _JOIN_VERBS, None, None, self.join_fee, 0))
         target = self.target
-        low, cap = target + self.stake, self._cap()
+        low, cap = target + self.stake, self._cap_memo
+        if cap is None:
+            cap = self._cap()
         to_call = target - self.bets[seat]
         if to_call < 0:
             to_call = 0
@@ -350,43 +346,44 @@ class Hand:
 
     def act(self, seat: int, verb: str, amount: int | None = None) -> None:
         """Make a move, or raise IllegalAction (and change nothing)."""
-        if not self._plainly_legal(seat, verb, amount):
+        # The usual moves in a few steps, as every decision of every hand comes here: the player
+        # to act (a plain int seat) with a move the phase always allows without an amount, a
+        # call with something to call, or a raise (a plain int) within range. refusal_code
+        # decides everything else and words the refusals.
+        move = None
+        if seat == self.to_act and seat.__class__ is int and verb.__class__ is str:
+            phase = self.phase
+            if amount is None:
+                move = _FREE_MOVES.get(phase, _NO_MOVES).get(verb)
+                if move is None and verb == "call" and phase == BETTING and self.target > 0:
+                    move = Hand._call
+            elif verb == "raise" and phase == BETTING and amount.__class__ is int:
+                cap = self._cap_memo
+                if cap is None:
+                    cap = self._cap()
+                if self.target + self.stake <= amount <= cap:  # type: ignore[operator]
+                    move = Hand._raise
+        if move is None:
             found = self.refusal_code(seat, verb, amount)
             if found is not None:
                 code, params = found
                 raise IllegalAction(REFUSALS[code].format(**params), code=code, params=params)
+            move = _MOVES[
+                TIMEOUT_MEANS[self.phase] if verb == "timeout" else "fold" if verb == "pass" else verb
+            ]
         self.actions.append([seat, verb] if amount is None else [seat, verb, amount])
-        if verb == "timeout":
-            verb = TIMEOUT_MEANS[self.phase]
-        elif verb == "pass":
-            verb = "fold"
-        _MOVES[verb](self, seat, amount)
-
-    def _plainly_legal(self, seat: object, verb: object, amount: object) -> bool:
-        """A few steps that accept the usual moves: True only for a move ``refusal_code`` allows.
-
-        It is the player to act (a plain int seat) with a move the phase always allows and no
-        amount, a call when there is something to call, or a raise (a plain int) within range.
-        False says nothing: ``act`` then asks ``refusal_code``, which has the reason.
-        """
-        if seat != self.to_act or seat.__class__ is not int:
-            return False
-        phase = self.phase
-        if amount is None:
-            if verb in _NO_AMOUNT_MOVES.get(phase, ()):
-                return True
-            return verb == "call" and phase == BETTING and self.target > 0
-        return (
-            verb == "raise"
-            and phase == BETTING
-            and amount.__class__ is int
-            and self.target + self.stake <= amount <= self._cap()  # type: ignore[operator]
-        )
+        move(self, seat, amount)
 
     # Each move checked by ``act``, by verb (``_MOVES``): all take the seat and the amount.
 
+    # A bet moves chips from "chips left" to "bet" and the pot, which leaves "bet + chips left"
+    # and so the cap as they were.
+
     def _dark(self, seat: int, amount: object = None) -> None:
-        self._put_in(seat, self.bets[seat] + (self.stake << self.dark_bets))
+        due = self.stake << self.dark_bets
+        self.chips[seat] -= due
+        self.pot += due
+        self.bets[seat] += due
         self.dark_bets += 1
         if self.first_dark is None:
             self.first_dark = seat
@@ -411,13 +408,21 @@ class Hand:
         self._advance_betting(seat)
 
     def _call(self, seat: int, amount: object = None) -> None:
-        self._put_in(seat, self.target)
+        bets, target = self.bets, self.target
+        cost = target - bets[seat]
+        self.chips[seat] -= cost
+        self.pot += cost
+        bets[seat] = target
         self.acted[seat] = True
         self._advance_betting(seat)
 
     def _raise(self, seat: int, amount: object = None) -> None:
         assert isinstance(amount, int)  # checked by refusal_code
-        self._put_in(seat, amount)
+        bets = self.bets
+        cost = amount - bets[seat]
+        self.chips[seat] -= cost
+        self.pot += cost
+        bets[seat] = amount
         self.target = amount
         acted = self.acted = [False] * len(self.names)
         acted[seat] = True
@@ -443,16 +448,12 @@ class Hand:
             nxt = (nxt + 1) % n
         return nxt
 
-    def _put_in(self, seat: int, new_bet: int) -> None:
-        # Leaves "bet + chips left" and so the cap as they were.
-        cost = new_bet - self.bets[seat]
-        self.chips[seat] -= cost
-        self.pot += cost
-        self.bets[seat] = new_bet
-
     def _offer_dark_or_deal(self) -> None:
         # A dark bet X is offered only while 2X is within the cap (RULES.md §4 step 2).
-        if 2 * (self.stake << self.dark_bets) > self._cap():
+        cap = self._cap_memo
+        if cap is None:
+            cap = self._cap()
+        if 2 * (self.stake << self.dark_bets) > cap:
             self._deal()
 
     def _deal(self, deal: int = 0) -> None:
@@ -462,13 +463,14 @@ class Hand:
             self.phase, self.to_act = AWAITING_DECK, None
             return
         self.svaras = deal  # counts replays dealt, not a join window still open
-        n, in_hand = len(self.names), self.in_hand
-        order = list(compress(self._rotation, map(in_hand.__getitem__, self._rotation)))
+        n, in_hand, order = len(self.names), self.in_hand, self._rotation
+        if not all(in_hand):
+            order = tuple(compress(order, map(in_hand.__getitem__, order)))
         count = len(order)
         if len(deck) < 3 * max(count, 2):
             _check_deck_length(deck, count)  # raises
         # Card i goes to the (i mod count)-th player from left of the dealer: a stride slice.
-        cards = _empty_lists(n)
+        cards = list(map(list, repeat((), n)))  # n empty lists, made in C
         for k, seat in enumerate(order):
             cards[seat] = deck[k : 3 * count : count]
         self.cards = cards
@@ -478,7 +480,7 @@ class Hand:
         # Twice the last dark bet, S << (dark_bets - 1), is S << dark_bets.
         self.target = self.stake << self.dark_bets if self.dark_bets else 0
         self.to_act = self._next_in(self.last_dark if self.last_dark is not None else self.dealer)
-        if self.target == 0 and self._cap() < self.stake:
+        if self.target == 0 and (self._cap_memo if self._cap_memo is not None else self._cap()) < self.stake:
             # Someone still in has nothing left (a svara replay): nobody can bet.
             self._showdown()
 
@@ -663,7 +665,8 @@ class Hand:
         }
 
 
-_MOVES = {
+# The move of each verb; "pass" and "timeout" (what the clock does) are other names for these.
+_MOVES: dict[str, Callable[[Hand, int, Any], None]] = {
     "dark": Hand._dark,
     "decline": Hand._decline,
     "fold": Hand._fold,
@@ -672,6 +675,13 @@ _MOVES = {
     "join": Hand._join,
     "skip": Hand._skip,
 }
+# By phase, the moves the player to act may always make without an amount, aliases included.
+_FREE_MOVES: dict[str, dict[str, Callable[[Hand, int, Any], None]]] = {
+    DARK: {"dark": Hand._dark, "decline": Hand._decline, "timeout": _MOVES[TIMEOUT_MEANS[DARK]]},
+    JOIN: {"join": Hand._join, "skip": Hand._skip, "timeout": _MOVES[TIMEOUT_MEANS[JOIN]]},
+    BETTING: {"fold": Hand._fold, "pass": Hand._fold, "timeout": _MOVES[TIMEOUT_MEANS[BETTING]]},
+}
+_NO_MOVES: dict[str, Callable[[Hand, int, Any], None]] = {}
 
 
 def legal_json(legal: Legal | None) -> dict[str, Any] | None:
@@ -684,11 +694,6 @@ def _legal_json(legal: Legal) -> dict[str, Any]:
     if legal.raise_range is not None:
         out["raise"] = list(legal.raise_range)
     return out
-
-
-def _empty_lists(n: int) -> list[list[Card]]:
-    # n distinct empty lists, built in C (a list comprehension is a function call in Python 3.11).
-    return list(map(list, repeat((), n)))
 
 
 def _is_int(value: object) -> bool:
