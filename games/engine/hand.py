@@ -388,8 +388,8 @@ class Hand:
         if self.first_dark is None:
             self.first_dark = seat
         self.last_dark = seat
-        self.to_act = self._next_in(seat)
-        if self.to_act == self.first_dark:
+        nxt = self.to_act = self._next_in(seat)
+        if nxt == self.first_dark:
             self._deal()  # the turn came back to the first dark bettor: the round is over
         else:
             self._offer_dark_or_deal()
@@ -443,9 +443,9 @@ class Hand:
     def _next_in(self, seat: int) -> int:
         """The next seat clockwise after ``seat`` whose hand is still in."""
         n, in_hand = len(self.names), self.in_hand
-        nxt = (seat + 1) % n
+        nxt = seat + 1 if seat + 1 < n else 0
         while not in_hand[nxt]:
-            nxt = (nxt + 1) % n
+            nxt = nxt + 1 if nxt + 1 < n else 0
         return nxt
 
     def _offer_dark_or_deal(self) -> None:
@@ -457,9 +457,24 @@ class Hand:
             self._deal()
 
     def _deal(self, deal: int = 0) -> None:
-        """Deal ``deal`` (0: the hand, k: the k-th svara replay) and open its betting."""
-        deck = self._deck_for(deal)
-        if deck is None:
+        """Deal ``deal`` (0: the hand, k: the k-th svara replay) and open its betting.
+
+        Its deck is ``decks[deal]`` when given, else computed from the seeds and kept; without
+        either the hand waits for a deck.
+        """
+        decks = self.decks
+        if deal < len(decks):
+            deck = decks[deal]
+        elif self.seeds is not None:
+            seeds = self.seeds
+            deck = shuffled_deck(
+                server_seed=seeds["server_seed"],
+                client_seeds=seeds["client_seeds"],
+                nonce=seeds["nonce"],
+                deal=deal,
+            )
+            decks.append(deck)
+        else:
             self.phase, self.to_act = AWAITING_DECK, None
             return
         self.svaras = deal  # counts replays dealt, not a join window still open
@@ -483,21 +498,6 @@ class Hand:
         if self.target == 0 and (self._cap_memo if self._cap_memo is not None else self._cap()) < self.stake:
             # Someone still in has nothing left (a svara replay): nobody can bet.
             self._showdown()
-
-    def _deck_for(self, deal: int) -> list[Card] | None:
-        if deal < len(self.decks):
-            return self.decks[deal]
-        seeds = self.seeds
-        if seeds is None:
-            return None
-        deck = shuffled_deck(
-            server_seed=seeds["server_seed"],
-            client_seeds=seeds["client_seeds"],
-            nonce=seeds["nonce"],
-            deal=deal,
-        )
-        self.decks.append(deck)
-        return deck
 
     def _advance_betting(self, seat: int) -> None:
         # Betting ends when every hand still in has bet exactly T and acted since the last raise.
