@@ -8,6 +8,8 @@ the real tables, so the real figures can be read as ratios to this floor.
 The protocol mirrors the table's: frames carry ``data-version``; the recipient whose turn it is
 (``version % 2`` is its seat) gets the move buttons. ``{"verb": "go"}`` starts a table once both
 seats are connected (a group message sent before a seat joined would never reach it).
+It dispatches as the table's consumer does (games/dispatch.py), so the floor is the stack as our
+consumers use it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template import engines
+
+from games.dispatch import DirectDispatch
 
 FRAME = engines["django"].from_string(
     '<div id="table-version" hx-swap-oob="true" data-version="{{ version }}" data-epoch="relay" hidden></div>'
@@ -30,7 +34,7 @@ FRAME = engines["django"].from_string(
 )
 
 
-class RelayConsumer(AsyncWebsocketConsumer):
+class RelayConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.group = f"relay.{self.scope['url_route']['kwargs']['table_id']}"
         self.seat = int(self.scope["url_route"]["kwargs"]["seat"])

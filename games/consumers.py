@@ -32,6 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games.dispatch import DirectDispatch
 from games.live import practice, service
 from games.live.store import StateError
 from games.live.views import build_view
@@ -65,7 +66,7 @@ def language_from_scope(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
+class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
     """A connectivity check for the page: answers every message with the viewer's name.
 
     It proves the socket went through the origin check and the session middleware.
@@ -80,7 +81,22 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"pong": True, "user": name})
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+# Every table command still running in this process, whichever socket sent it.
+_in_flight: set[asyncio.Task] = set()
+
+
+async def drain_commands(*, timeout: float = 10.0) -> None:
+    """Wait for the table commands in flight on this loop (a settlement may outlive its socket):
+    before a shutdown, or before a test drops its database."""
+    loop = asyncio.get_running_loop()
+    mine = [task for task in _in_flight if task.get_loop() is loop]
+    if mine:
+        await asyncio.wait(mine, timeout=timeout)
+    # Work they queued on the database thread, and anything queued before it, is done after this.
+    await database_sync_to_async(lambda: None)()
+
+
+class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """One socket for one viewer (player or spectator) of one table."""
 
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
@@ -126,6 +142,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         task = asyncio.get_running_loop().create_task(self._command(text_data))
         self.commands.add(task)
         task.add_done_callback(self.commands.discard)
+        _in_flight.add(task)
+        task.add_done_callback(_in_flight.discard)
 
     async def _command(self, text_data: str | None) -> None:
         async with self.command_lock:
@@ -253,7 +271,7 @@ def _regions_template() -> Any:
     return engines["jinja2"].get_template("games/table/_regions.html")
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby.py).
 
     ``ws/lobby/?stake=50`` keeps the page's stake filter. The table service sends
