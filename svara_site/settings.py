@@ -118,7 +118,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
-if REDIS_URL:
+if REDIS_URL and os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
+    # The original layer: each message a sorted-set entry that the receiving process pops with
+    # four round trips, one message at a time (measured in bench/load.py: updates queued for
+    # seconds behind that loop at 200 tables).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -130,6 +133,16 @@ if REDIS_URL:
                 "capacity": 5000,
                 "expiry": 30,
             },
+        }
+    }
+elif REDIS_URL:
+    # Redis Pub/Sub (channels-redis's other layer, the default here): a group message is one
+    # PUBLISH, pushed to every subscribed process at once. At most once, like every layer: a
+    # table update is only a hint, and a socket that misses one catches up by the version.
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL}]},
         }
     }
 else:
