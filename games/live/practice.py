@@ -126,14 +126,23 @@ def _close_in_db(*, table_id: int) -> None:
         Seat.objects.filter(table_id=table_id).delete()
 
 
-async def close_idle_practice_tables(*, now: float | None = None) -> list[int]:
-    """Practice tables nobody has touched for PRACTICE_IDLE_SECONDS are closed."""
+async def close_idle_practice_tables(
+    *, now: float | None = None, states: dict[str, Versioned] | None = None
+) -> list[int]:
+    """Practice tables nobody has touched for PRACTICE_IDLE_SECONDS are closed.
+
+    ``states`` (table id -> state) are the tables as the caller just read them; else every
+    table is read."""
     now = time.time() if now is None else now
-    store = get_state_store()
+    if states is None:
+        store = get_state_store()
+        states = {}
+        for key in await store.table_ids():
+            if (state := await store.get(key)) is not None:
+                states[key] = state
     closed = []
-    for key in await store.table_ids():
-        state = await store.get(key)
-        if state is None or not state.doc["table"].get("practice"):
+    for key, state in states.items():
+        if not state.doc["table"].get("practice"):
             continue
         if state.doc.get("touched", now) < now - PRACTICE_IDLE_SECONDS:
             await practice_close(table_id=int(key))

@@ -398,16 +398,22 @@ async def sweep_overdue(*, now: float | None = None) -> int:
     store = get_state_store()
     now = time.time() if now is None else now
     fired = 0
+    states: dict[str, Versioned] = {}
     for table_id in await store.table_ids():
         current = await store.get(table_id)
-        deadline = current.deadline if current else None
+        if current is None:
+            continue
+        states[table_id] = current
+        deadline = current.deadline
         if deadline is None or deadline.version is None or deadline.at > now - OVERDUE_GRACE:
             continue
+        del states[table_id]  # changed now: its idle check waits for the next sweep
         await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
         fired += 1
     from games.live.practice import close_idle_practice_tables
 
-    await close_idle_practice_tables(now=now)
+    # The same reads serve the idle check: one pass over the tables every few seconds, not two.
+    await close_idle_practice_tables(now=now, states=states)
     return fired
 
 

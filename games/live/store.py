@@ -351,6 +351,11 @@ return redis.call('DEL', KEYS[1])
 """
 
 
+def _new_incarnation(expected_version: int) -> str:
+    """A fresh incarnation token for a write that creates the table; other writes need none."""
+    return secrets.token_hex(8) if expected_version == 0 else ""
+
+
 def _deadline_from(at: str | None, version: str | None) -> Deadline | None:
     if at is None or version is None:
         return None
@@ -437,7 +442,16 @@ class RedisStateStore(StateStore):
         seen_incarnation = self._incarnation_at(table_id, expected_version)
         result = await self._cas(
             keys=[self._state_key(table_id), self._deadlines_key, self._tables_key],
-            args=[table_id, expected_version, doc_json, mode, at, dv, seen_incarnation, secrets.token_hex(8)],
+            args=[
+                table_id,
+                expected_version,
+                doc_json,
+                mode,
+                at,
+                dv,
+                seen_incarnation,
+                _new_incarnation(expected_version),
+            ],
         )
         if result is None:
             return None
