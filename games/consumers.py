@@ -86,8 +86,8 @@ _in_flight: set[asyncio.Task] = set()
 
 
 async def drain_commands(*, timeout: float = 10.0) -> None:
-    """Wait for the table commands in flight on this loop (a settlement may outlive its socket):
-    before a shutdown, or before a test drops its database."""
+    """Wait for the table commands in flight on this loop, whose settlement may outlive their
+    socket: the tests do before their database is flushed."""
     loop = asyncio.get_running_loop()
     mine = [task for task in _in_flight if task.get_loop() is loop]
     if mine:

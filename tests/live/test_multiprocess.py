@@ -460,7 +460,9 @@ async def test_store_lost_mid_hand_cancels_it_and_restores_chips(cluster: Cluste
                 what="the cancellation notice",
             )
         refusal = '<p class="error">the table was restarted since you acted'
-        assert any(refusal in f for f in second.frames[seen[second.name] :])
+        await second.until(
+            lambda _f: any(refusal in f for f in second.frames[seen[second.name] :]), what="the refusal"
+        )
         facts = cluster.facts(table_id, [ann, bob])
         assert facts["hands"][0]["status"] == "cancelled"
         assert facts["seats"] == {str(ann.user_id): 500, str(bob.user_id): 500}
