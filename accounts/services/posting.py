@@ -19,6 +19,7 @@ entries): a hand's settlement runs on the server's one database thread, so round
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable
@@ -221,32 +222,25 @@ def post(
     request_print = fingerprint(kind=kind, params=params)
     if not isinstance(accounts, QuerySet):
         accounts = list(accounts)  # read twice if the first try collides
+    once = functools.partial(
+        _post_once,
+        kind=kind,
+        idempotency_key=idempotency_key,
+        request_print=request_print,
+        accounts=accounts,
+        legs_for=legs_for,
+        memo=memo,
+        created_by=created_by,
+        at=at,
+    )
     try:
-        return _post_once(
-            kind=kind,
-            idempotency_key=idempotency_key,
-            request_print=request_print,
-            accounts=accounts,
-            legs_for=legs_for,
-            memo=memo,
-            created_by=created_by,
-            at=at,
-        )
+        return once()
     except IntegrityError:
         # The key was taken after the replay check, by a request holding other locks (the same
         # request would have waited for ours); its block is rolled back, and the second try
         # finds that transaction and replays it (or refuses it, if it asked for something else).
         # Cheaper than a savepoint around every insert, which would cost two statements each time.
-        return _post_once(
-            kind=kind,
-            idempotency_key=idempotency_key,
-            request_print=request_print,
-            accounts=accounts,
-            legs_for=legs_for,
-            memo=memo,
-            created_by=created_by,
-            at=at,
-        )
+        return once()
 
 
 def _post_once(
