@@ -291,7 +291,9 @@ class Hand:
             return "hand_over", {}
         if verb not in _ALL_VERBS:
             return "unknown_move", {"verb": verb, "verbs": ", ".join(VERB_ORDER)}
-        if not 0 <= seat < len(self.names):
+        # A seat is a whole number (a bool counts, as everywhere in Python); 1.0 equals seat 1
+        # but cannot index the seats, and would fail half-way through the move.
+        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             return "no_such_seat", {}
         to_act = self.to_act
         if to_act is None:

@@ -246,3 +246,16 @@ def test_views_show_own_cards_only_until_showdown_and_folded_hands_never():
         assert players[bob]["cards"] is not None and players[ann]["cards"] is not None
         assert players[cem]["cards"] is None if viewer != cem else players[cem]["cards"] is not None
     assert "decks" not in json.dumps(hand.view_for(None))
+
+
+@pytest.mark.parametrize("odd", [float, str, lambda seat: None])
+def test_a_seat_that_is_not_a_whole_number_is_refused_and_changes_nothing(odd):
+    hand = new_hand({"ann": 500, "bob": 500}, dealer="ann", decks=[deal_deck("7C 8S 10H", "AH 9S JD")])
+    to_act = hand.legal().seat
+    before = json.dumps(hand.to_json(), sort_keys=True)
+
+    with pytest.raises(IllegalAction) as refused:
+        hand.act(odd(to_act), "decline")  # 1.0 equals the seat to act, but indexes nothing
+
+    assert refused.value.code == "no_such_seat"
+    assert json.dumps(hand.to_json(), sort_keys=True) == before
