@@ -29,11 +29,16 @@ async def _busy_database_thread() -> asyncio.Future:
     return busy
 
 
-async def test_a_socket_gets_the_table_it_asks_for_while_the_database_thread_is_busy():
+async def _a_viewer_and_a_busy_database_thread():
+    """A player watching a table, then the database thread kept busy for BUSY seconds."""
     ann = await sync_to_async(make_player)("ann")
     table = await sync_to_async(make_table)()
     viewer = await connect(ann, table.pk)
-    busy = await _busy_database_thread()
+    return table, viewer, await _busy_database_thread()
+
+
+async def test_a_socket_gets_the_table_it_asks_for_while_the_database_thread_is_busy():
+    _table, viewer, busy = await _a_viewer_and_a_busy_database_thread()
     started = time.monotonic()
 
     await viewer.send(verb="sync")
@@ -46,10 +51,7 @@ async def test_a_socket_gets_the_table_it_asks_for_while_the_database_thread_is_
 
 
 async def test_a_table_update_reaches_its_sockets_while_the_database_thread_is_busy():
-    ann = await sync_to_async(make_player)("ann")
-    table = await sync_to_async(make_table)()
-    viewer = await connect(ann, table.pk)
-    busy = await _busy_database_thread()
+    table, viewer, busy = await _a_viewer_and_a_busy_database_thread()
     started = time.monotonic()
 
     def say_hello(state):
