@@ -113,9 +113,13 @@ class TableRun:
 
 @dataclass
 class Window:
-    """What one measured window collected."""
+    """What one measured window collected: the actions sent from ``start`` until ``end``, however
+    late their updates arrive (an update still missing LOSS_AFTER seconds later is a loss)."""
 
+    start: float
+    end: float = float("inf")
     latencies: list[float] = field(default_factory=list)
+    sent_per_second: dict[int, int] = field(default_factory=dict)
     losses: int = 0
     refused: int = 0
     frames: int = 0
@@ -134,7 +138,6 @@ class Players:
         self.mode = "paced"
         self.acting = False
         self.window: Window | None = None
-        self.window_start = 0.0
         self.tasks: set[asyncio.Task[Any]] = set()
         self.sent = 0
 
@@ -214,7 +217,7 @@ class Players:
         self.consider(seat)
 
     def _done(self, p: Pending, now: float) -> None:
-        if self.window is not None and p.sent >= self.window_start:
+        if self.window is not None and self.window.start <= p.sent < self.window.end:
             self.window.latencies.append(now - p.sent)
 
     # ---- moves out
@@ -244,7 +247,12 @@ class Players:
         fields: dict[str, Any] = {"verb": verb, "version": str(version), "action_id": f"b{self.sent}"}
         if amount is not None:
             fields["amount"] = str(amount)
-        seat.table.pending.append(Pending(version=version, sent=time.perf_counter(), waiting={0, 1}))
+        sent = time.perf_counter()
+        seat.table.pending.append(Pending(version=version, sent=sent, waiting={0, 1}))
+        window = self.window
+        if window is not None and window.start <= sent < window.end:
+            second = int(sent - window.start)
+            window.sent_per_second[second] = window.sent_per_second.get(second, 0) + 1
         await self.send(seat, fields)
 
     async def all_dealt(self, *, timeout: float) -> float:
@@ -267,7 +275,7 @@ class Players:
             for table in self.tables:
                 for p in [p for p in table.pending if now - p.sent > LOSS_AFTER]:
                     table.pending.remove(p)
-                    if self.window is not None and p.sent >= self.window_start:
+                    if self.window is not None and self.window.start <= p.sent < self.window.end:
                         self.window.losses += 1
                     for index in p.waiting:
                         if self.app == "svara":
@@ -291,6 +299,7 @@ class Row:
     p95_ms: float
     p99_ms: float
     max_ms: float
+    peak_per_s: int  # the most actions sent in one second of the window: how even the load was
     lost: int
     refused: int
     server_cpu_pct: list[float]
@@ -345,19 +354,23 @@ async def measure(
     seconds: float,
     profile: Path | None,
 ) -> Row:
-    players.mode, players.acting = mode, True
-    players.kick()
+    # The tables play on between windows of a mode. Stopping them and starting them again
+    # together (as this bench once did) put all of them in step: every table's player acted in
+    # the same second, then all waited out the same showdown pause, and the load came in waves
+    # of 20 and 180 moves a second around an average of 100. Their starts, spread as the
+    # players sat down, keep them apart as a room's tables are.
+    if players.mode != mode or not players.acting:
+        players.mode, players.acting = mode, True
+        players.kick()
     await asyncio.sleep(warmup)
     spies = [_py_spy(s, profile, seconds) for s in servers] if profile else []
-    players.window, players.window_start = Window(), time.perf_counter()
     cpu0, client0, t0 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
+    window = players.window = Window(start=t0)
     await asyncio.sleep(seconds)
     cpu1, client1, t1 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
-    window = players.window
-    players.window_start = float("inf")  # actions sent from now on are not this window's
+    window.end = t1  # actions sent from now on are not this window's; those sent before still count
     await asyncio.sleep(LOSS_AFTER + 1)  # let the window's last actions arrive or count as lost
     players.window = None
-    players.acting = False
     for spy in spies:
         spy.wait(timeout=60)
     elapsed = t1 - t0
@@ -375,6 +388,7 @@ async def measure(
         p95_ms=round(percentile(lat, 95), 2),
         p99_ms=round(percentile(lat, 99), 2),
         max_ms=round(max(lat, default=float("nan")), 2),
+        peak_per_s=max(window.sent_per_second.values(), default=0),
         lost=window.losses,
         refused=window.refused,
         server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)],
@@ -442,6 +456,7 @@ async def run_setup(
                     rows.append(row)
             sweeper.cancel()
         finally:
+            players.acting = False
             await players.close()
             _delete_prefix(args.redis_url, prefix)
     return rows
@@ -474,7 +489,7 @@ def _delete_prefix(url: str, prefix: str) -> None:
 
 HEADER = (
     f"{'app':<6} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
-    f"{'p99 ms':>7} {'max ms':>7} {'lost':>5} {'refused':>7} {'server cpu %':>14} {'client %':>8} "
+    f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} {'client %':>8} "
     f"{'ramp s':>6} {'load':>5}"
 )
 
@@ -483,7 +498,7 @@ def format_row(r: Row) -> str:
     cpu = "+".join(f"{c:.0f}" for c in r.server_cpu_pct)
     return (
         f"{r.app:<6} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
-        f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.lost:>5} {r.refused:>7} {cpu:>14} "
+        f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} {cpu:>14} "
         f"{r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f}"
     )
 
@@ -516,6 +531,7 @@ def medians(rows: list[Row]) -> list[Row]:
                 p95_ms=mid("p95_ms"),
                 p99_ms=mid("p99_ms"),
                 max_ms=max(r.max_ms for r in group),
+                peak_per_s=max(r.peak_per_s for r in group),
                 lost=sum(r.lost for r in group),
                 refused=sum(r.refused for r in group),
                 server_cpu_pct=[

@@ -24,7 +24,6 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.conf import settings
 from django.http.cookie import parse_cookie
-from django.template import engines
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -33,11 +32,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.dispatch import DirectDispatch
-from games.live import practice, service
+from games.live import announced, practice, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
-from svara_site.jinja2 import render_in_language
+from svara_site.jinja2 import fixed_template, render_in_language
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +212,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def table_version(self, event: dict[str, Any]) -> None:
         """The group hint: the table changed. It carries the state it announces (one store read
         per change instead of one per socket); an older state than the one shown is skipped."""
-        doc = event.get("doc")
+        doc = announced.announced_doc(self.table_id, event)
         if doc is None:
             await self.send_table()
             return
@@ -268,7 +267,7 @@ def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeStr
 
 
 def _regions_template() -> Any:
-    return engines["jinja2"].get_template("games/table/_regions.html")
+    return fixed_template("games/table/_regions.html")
 
 
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):

@@ -23,7 +23,9 @@ from typing import Any
 
 from django.utils import translation
 from django.utils.translation import trans_real
-from jinja2 import Environment, Undefined
+from jinja2 import Environment, Template, Undefined
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 
 
 class Words:
@@ -35,6 +37,7 @@ class Words:
         self.catalog = catalog
         self.plain: dict[str, str] = {}
         self.in_context: dict[tuple[str, str], str] = {}
+        self.environment: Environment | None = None  # templates compiled in this language
 
     def gettext(self, message: str) -> str:
         word = self.plain.get(message)
@@ -127,3 +130,63 @@ def environment(**options: Any) -> Environment:
     # ``_`` straight to the function: the extension's alias is one more context call per string.
     env.globals["_"] = _gettext
     return env
+
+
+# ---------------------------------------------------------------- words fixed when compiled
+
+
+class FixedWords(Extension):
+    """Translate a template's fixed words once, when it is compiled for one language.
+
+    ``_("Seats")`` and ``pgettext("dealer button", "D")`` with literal arguments become the
+    literal in the language of the environment's ``fixed_words``, which Jinja then escapes and
+    folds into the compiled template: no call per word per render. The regions of a table have
+    about forty of them, and calling them was a quarter of a render. Blocks with values
+    (``{% trans name=... %}``) and calls with other arguments are left to the render, which
+    looks them up in the same language (``fixed_template`` picks the template by the active
+    language's ``Words``, which ``render_in_language`` also uses).
+    """
+
+    def filter_stream(self, stream: TokenStream) -> Any:
+        words: Words | None = getattr(self.environment, "fixed_words", None)
+        tokens = list(stream)
+        if words is None:
+            return iter(tokens)
+        out: list[Token] = []
+        i = 0
+        while i < len(tokens):
+            fixed = _fixed_call(tokens, i, words)
+            if fixed is None:
+                out.append(tokens[i])
+                i += 1
+            else:
+                word, length = fixed
+                out.append(Token(tokens[i].lineno, "string", word))
+                i += length
+        return iter(out)
+
+
+def _fixed_call(tokens: list[Token], i: int, words: Words) -> tuple[str, int] | None:
+    """``(word, tokens used)`` when a call of literals to ``_`` or ``pgettext`` starts at ``i``."""
+    kinds = [t.type for t in tokens[i : i + 6]]
+    if tokens[i].type != "name" or (i > 0 and tokens[i - 1].type == "dot"):
+        return None
+    if tokens[i].value == "_" and kinds[:4] == ["name", "lparen", "string", "rparen"]:
+        return words.gettext(tokens[i + 2].value), 4
+    if tokens[i].value == "pgettext" and kinds == ["name", "lparen", "string", "comma", "string", "rparen"]:
+        return words.pgettext(tokens[i + 2].value, tokens[i + 4].value), 6
+    return None
+
+
+def fixed_template(name: str) -> Template:
+    """The template ``name`` compiled for the active language, its fixed words translated
+    (``FixedWords``); render it inside ``render_in_language``, which words the rest alike."""
+    words = active_words()
+    if words.environment is None:
+        from django.template import engines
+
+        base = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
+        overlay = base.overlay(extensions=[FixedWords])
+        overlay.fixed_words = words  # type: ignore[attr-defined]  # read by FixedWords
+        words.environment = overlay
+    return words.environment.get_template(name)

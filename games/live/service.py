@@ -27,7 +27,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import new_server_seed, seed_hash
-from games.live import records
+from games.live import announced, records
 from games.live import table as t
 from games.live.clock import TurnClock
 from games.live.store import (
@@ -84,9 +84,8 @@ async def _broadcast(table_id: int, state: Versioned) -> None:
     if layer is not None:
         # The state rides along, so the sockets need not each read it back from the store; it
         # stays on the server (the channel layer), and each socket renders only its viewer's view.
-        await layer.group_send(
-            group_name(table_id), {"type": "table.version", "version": state.version, "doc": state.doc}
-        )
+        announced.remember(table_id, state)
+        await layer.group_send(group_name(table_id), announced.announcement(state))
 
 
 async def update_table(

@@ -56,9 +56,10 @@ import secrets
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
 
+import orjson
 import redis.asyncio as aioredis
 
 Doc: TypeAlias = dict[str, Any]
@@ -107,11 +108,14 @@ class Versioned:
 
     ``deadline`` stays set after the deadline was claimed (it says which turn clock the state
     carries, not whether it is still pending); writes with a new deadline or ``None`` replace it.
+    ``raw`` is the document's JSON text as stored, when the read or write had it (every backend
+    does; '' for a state made by hand): the table service announces it as it is.
     """
 
     version: int
     doc: Doc
     deadline: Deadline | None = None
+    raw: str = field(default="", compare=False, repr=False)
 
 
 DeadlineArg: TypeAlias = Deadline | Literal[Keep.KEEP] | None
@@ -145,6 +149,12 @@ def _encode(doc: object) -> str:
         raise TypeError(f"state doc must be a dict, got {type(doc).__name__}")
     # allow_nan=False: NaN/Infinity are not JSON; a doc holding one is a bug, refuse it at the write.
     return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+# Reads decode with orjson, about four times as fast as json.loads on a table's document (the
+# hottest path of a busy server: every change reads and writes one). Writes keep json.dumps,
+# which refuses NaN; orjson would quietly store it as null.
+_decode: Final = orjson.loads
 
 
 def _check_expected(expected_version: int) -> None:
@@ -237,7 +247,12 @@ class MemoryStateStore(StateStore):
             record = self._records.get(table_id)
         if record is None:
             return None
-        return Versioned(version=record.version, doc=json.loads(record.doc_json), deadline=record.deadline)
+        return Versioned(
+            version=record.version,
+            doc=_decode(record.doc_json),
+            deadline=record.deadline,
+            raw=record.doc_json,
+        )
 
     async def compare_and_set(
         self, table_id: str, *, expected_version: int, doc: Doc, deadline: DeadlineArg = KEEP
@@ -260,7 +275,7 @@ class MemoryStateStore(StateStore):
                 new_deadline = Deadline(at=float(deadline.at), version=stamped)
                 self._pending[table_id] = new_deadline
             self._records[table_id] = _Record(version=version, doc_json=doc_json, deadline=new_deadline)
-        return Versioned(version=version, doc=json.loads(doc_json), deadline=new_deadline)
+        return Versioned(version=version, doc=_decode(doc_json), deadline=new_deadline, raw=doc_json)
 
     async def delete(self, table_id: str) -> bool:
         _check_table_id(table_id)
@@ -402,14 +417,14 @@ class RedisStateStore(StateStore):
             return None
         deadline = _deadline_from(at, dv)
         self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
-        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=deadline)
+        return Versioned(version=int(version), doc=_decode(doc_json), deadline=deadline, raw=doc_json)
 
     def recent(self, table_id: str) -> Versioned | None:
         seen = self._seen.get(table_id)
         if seen is None:
             return None
         version, doc_json, deadline, _incarnation = seen
-        return Versioned(version=version, doc=json.loads(doc_json), deadline=deadline)
+        return Versioned(version=version, doc=_decode(doc_json), deadline=deadline, raw=doc_json)
 
     def _remember(self, table_id: str, seen: tuple[int, str, Deadline | None, str]) -> None:
         if len(self._seen) >= SEEN_KEPT and table_id not in self._seen:
@@ -458,7 +473,7 @@ class RedisStateStore(StateStore):
         version, stored_at, stored_dv, incarnation = result
         deadline = _deadline_from(stored_at, stored_dv)
         self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
-        return Versioned(version=int(version), doc=json.loads(doc_json), deadline=deadline)
+        return Versioned(version=int(version), doc=_decode(doc_json), deadline=deadline, raw=doc_json)
 
     async def delete(self, table_id: str) -> bool:
         _check_table_id(table_id)

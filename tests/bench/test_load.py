@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.load import Row, medians, ratios, verdicts
+from bench.load import Pending, Players, Row, Window, medians, ratios, verdicts
 
 
 def row(app: str, mode: str, rate: float, p99: float, *, lost: int = 0, cpu: float = 50.0) -> Row:
@@ -19,6 +19,7 @@ def row(app: str, mode: str, rate: float, p99: float, *, lost: int = 0, cpu: flo
         p95_ms=p99 / 2,
         p99_ms=p99,
         max_ms=p99 * 1.5,
+        peak_per_s=int(rate * 1.5),
         lost=lost,
         refused=0,
         server_cpu_pct=[cpu],
@@ -49,3 +50,14 @@ def test_targets_are_judged_on_the_medians():
         "unpaced_1_process_at_least_half_the_relay": True,
     }
     assert [r["actions_per_s_ratio"] for r in ratios(summary)] == [0.52]
+
+
+def test_a_window_counts_the_actions_sent_in_it_however_late_their_update_comes():
+    players = Players(app="svara", tables=[1], raise_to=60, seed=1)
+    window = players.window = Window(start=100.0, end=120.0)
+
+    players._done(Pending(version=3, sent=119.9, waiting=set()), now=125.0)  # sent in, done after
+    players._done(Pending(version=4, sent=120.0, waiting=set()), now=120.5)  # sent after the end
+    players._done(Pending(version=2, sent=99.0, waiting=set()), now=100.5)  # sent before the start
+
+    assert [round(x, 6) for x in window.latencies] == [5.1]

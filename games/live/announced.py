@@ -1,0 +1,73 @@
+"""The states announced to a table's sockets, decoded once per process and shared.
+
+A change is announced to the table's channel group with the document's JSON text as the store
+holds it (``Versioned.raw``): packing a string for the channel layer is a copy, where packing
+the nested document cost about as much as decoding it. Every socket of the table in a process
+then needs the same document; ``announced_doc`` decodes it once and hands the same dict to each
+of them, and the process that made the change never decodes it at all (``remember``).
+
+The documents handed out are shared by every socket of the table in this process: read-only by
+convention, like every ``Versioned.doc`` the service returns (views and templates only read).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from games.live.store import Versioned
+
+KEPT: Final = 2_000  # tables whose last announced document a process keeps
+
+# table id -> (epoch, version, doc): the newest state this process announced or decoded.
+_latest: dict[int, tuple[str | None, int, dict[str, Any]]] = {}
+
+
+def remember(table_id: int, state: Versioned) -> None:
+    """The state this process just wrote, so its own sockets need not decode the announcement."""
+    _keep(table_id, (state.doc.get("epoch"), state.version, state.doc))
+
+
+def announcement(state: Versioned) -> dict[str, Any]:
+    """The group message for a new state (``TableConsumer.table_version`` reads it)."""
+    message: dict[str, Any] = {
+        "type": "table.version",
+        "version": state.version,
+        "epoch": state.doc.get("epoch"),
+    }
+    if state.raw:
+        message["raw"] = state.raw
+    else:
+        message["doc"] = state.doc
+    return message
+
+
+def announced_doc(table_id: int, event: dict[str, Any]) -> dict[str, Any] | None:
+    """The document an announcement carries, decoded at most once in this process; None when it
+    carries none (a bare hint: the socket reads the store)."""
+    if "doc" in event:
+        return event["doc"]
+    raw = event.get("raw")
+    if raw is None:
+        return None
+    key = (event.get("epoch"), event["version"])
+    seen = _latest.get(table_id)
+    if seen is not None and (seen[0], seen[1]) == key:
+        return seen[2]
+    doc = orjson.loads(raw)
+    if seen is None or seen[0] != key[0] or seen[1] < key[1]:
+        _keep(table_id, (key[0], key[1], doc))
+    return doc
+
+
+def _keep(table_id: int, entry: tuple[str | None, int, dict[str, Any]]) -> None:
+    _latest.pop(table_id, None)  # re-inserted last: the dict's order is the order of use
+    if len(_latest) >= KEPT:
+        del _latest[next(iter(_latest))]
+    _latest[table_id] = entry
+
+
+def forget_all() -> None:
+    """Tests: start from nothing."""
+    _latest.clear()
