@@ -489,8 +489,8 @@ def _delete_prefix(url: str, prefix: str) -> None:
 
 HEADER = (
     f"{'app':<6} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
-    f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} {'client %':>8} "
-    f"{'ramp s':>6} {'load':>5}"
+    f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
+    f"{'client %':>8} {'ramp s':>6} {'load':>5}"
 )
 
 
@@ -498,8 +498,8 @@ def format_row(r: Row) -> str:
     cpu = "+".join(f"{c:.0f}" for c in r.server_cpu_pct)
     return (
         f"{r.app:<6} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
-        f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} {cpu:>14} "
-        f"{r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f}"
+        f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
+        f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f}"
     )
 
 
