@@ -24,7 +24,7 @@ messages: install
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(BIN)/python -m svara_site.serve -b 127.0.0.1 -p $(PORT) svara_site.asgi:application
+	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) svara_site.asgi:application
 
 test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

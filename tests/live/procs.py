@@ -148,7 +148,7 @@ class Daphne:
     def start(cls, *, env: dict[str, str], log: Path, app: str = "svara_site.asgi:application") -> Daphne:
         handle = log.open("wb")
         proc = subprocess.Popen(
-            [str(BIN / "python"), "-m", "svara_site.serve", "-b", "127.0.0.1", "-p", "0", app],
+            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "0", app],
             env=env,
             cwd=ROOT,
             stdout=handle,

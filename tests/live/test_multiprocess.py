@@ -526,9 +526,3 @@ def test_the_hidden_card_check_tells_a_leak(phase: str, other: str, leaks: bool)
     frame = _frame(phase, mine="7 of clubs,8 of clubs,8 of diamonds", other=other)
     assert bool(hidden_cards_seen(frame)) is leaks
     assert bool(hidden_cards_seen(frame + '<p aria-label="queen of spades"></p>'))  # outside the seats
-
-
-def test_the_servers_run_on_uvloop(cluster: Cluster) -> None:
-    """``python -m svara_site.serve`` (make run, these tests, bench/load.py) puts Daphne on uvloop."""
-    for server in cluster.servers:
-        assert "event loop: uvloop (uvloop.Loop)" in server.log.read_text(errors="replace")
