@@ -357,8 +357,8 @@ async def measure(
     # The tables play on between windows of a mode. Stopping them and starting them again
     # together (as this bench once did) put all of them in step: every table's player acted in
     # the same second, then all waited out the same showdown pause, and the load came in waves
-    # of 20 and 180 moves a second around an average of 100. Their starts, spread as the
-    # players sat down, keep them apart as a room's tables are.
+    # of 20 and 180 moves a second around an average of 100. Now their starts are spread as the
+    # players sat down; a busy server still draws them together somewhat (peak/s shows how much).
     if players.mode != mode or not players.acting:
         players.mode, players.acting = mode, True
         players.kick()
