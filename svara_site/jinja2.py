@@ -180,8 +180,9 @@ def _fixed_call(tokens: list[Token], i: int, words: Words) -> tuple[str, int] | 
 
 def fixed_template(name: str) -> Template:
     """The template ``name`` compiled for the active language, its fixed words translated
-    (``FixedWords``); render it inside ``render_in_language``, which words the rest alike."""
-    words = active_words()
+    (``FixedWords``); render it inside ``render_in_language``, which words the rest alike
+    (and whose words it takes, rather than looking the active language up again)."""
+    words = _current()
     if words.environment is None:
         from django.template import engines
 
