@@ -7,6 +7,8 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from svara_site.serving import freeze_startup_objects
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "svara_site.settings")
 django_asgi_app = get_asgi_application()
 
@@ -21,3 +23,6 @@ application = ProtocolTypeRouter(
         "websocket": URLRouter([path("ws/relay/<int:table_id>/<int:seat>/", RelayConsumer.as_asgi())]),
     }
 )
+
+# Tuned like the site's server (svara_site/asgi.py), so the ratios compare like with like.
+freeze_startup_objects()

@@ -8,6 +8,8 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from svara_site.serving import freeze_startup_objects
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "svara_site.settings")
 django_asgi_app = get_asgi_application()
 
@@ -27,3 +29,6 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# After everything the process keeps is loaded (svara_site/serving.py says why).
+freeze_startup_objects()
