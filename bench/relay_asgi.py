@@ -7,7 +7,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-from svara_site.serving import freeze_startup_objects
+from svara_site.serving import tune_garbage_collector
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "svara_site.settings")
 django_asgi_app = get_asgi_application()
@@ -25,4 +25,4 @@ application = ProtocolTypeRouter(
 )
 
 # Tuned like the site's server (svara_site/asgi.py), so the ratios compare like with like.
-freeze_startup_objects()
+tune_garbage_collector()

@@ -8,7 +8,7 @@ import os
 
 from django.core.asgi import get_asgi_application
 
-from svara_site.serving import freeze_startup_objects
+from svara_site.serving import tune_garbage_collector
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "svara_site.settings")
 django_asgi_app = get_asgi_application()
@@ -31,4 +31,4 @@ application = ProtocolTypeRouter(
 )
 
 # After everything the process keeps is loaded (svara_site/serving.py says why).
-freeze_startup_objects()
+tune_garbage_collector()
