@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import contextvars
 import weakref
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from django.utils import translation
 from django.utils.translation import trans_real
-from jinja2 import Environment, Template, Undefined
-from jinja2.ext import Extension
+from jinja2 import Environment, Template, Undefined, nodes
+from jinja2.ext import Extension, InternationalizationExtension
 from jinja2.lexer import Token, TokenStream
+from markupsafe import Markup
 
 
 class Words:
@@ -38,6 +39,7 @@ class Words:
         self.plain: dict[str, str] = {}
         self.in_context: dict[tuple[str, str], str] = {}
         self.environment: Environment | None = None  # templates compiled in this language
+        self.fragments: dict[tuple[str, Hashable], Markup] = {}  # see ``remembered``
 
     def gettext(self, message: str) -> str:
         word = self.plain.get(message)
@@ -129,7 +131,21 @@ def environment(**options: Any) -> Environment:
     )
     # ``_`` straight to the function: the extension's alias is one more context call per string.
     env.globals["_"] = _gettext
+    env.globals["remembered"] = remembered
     return env
+
+
+def remembered(name: str, key: Hashable, **context: Any) -> Markup:
+    """The template ``name`` rendered with ``context`` once per language and ``key``, then
+    remembered: for small fragments that depend on nothing but ``key`` and the language, and
+    whose keys are few (a card: its face or its back). A card drawn by a macro cost a macro call
+    each time, six a render; this costs a lookup."""
+    words = _current()
+    html = words.fragments.get((name, key))
+    if html is None:
+        # In the same words: ``fixed_template`` and the render's lookups take ``_current()`` too.
+        html = words.fragments[(name, key)] = Markup(fixed_template(name).render(context))
+    return html
 
 
 # ---------------------------------------------------------------- words fixed when compiled
@@ -141,10 +157,10 @@ class FixedWords(Extension):
     ``_("Seats")`` and ``pgettext("dealer button", "D")`` with literal arguments become the
     literal in the language of the environment's ``fixed_words``, which Jinja then escapes and
     folds into the compiled template: no call per word per render. The regions of a table have
-    about forty of them, and calling them was a quarter of a render. Blocks with values
-    (``{% trans name=... %}``) and calls with other arguments are left to the render, which
-    looks them up in the same language (``fixed_template`` picks the template by the active
-    language's ``Words``, which ``render_in_language`` also uses).
+    about forty of them, and calling them was a quarter of a render. ``{% trans %}`` blocks are
+    ``FixedBlocks``'s; calls with other arguments are left to the render, which looks them up in
+    the same language (``fixed_template`` picks the template by the active language's ``Words``,
+    which ``render_in_language`` also uses).
     """
 
     def filter_stream(self, stream: TokenStream) -> Any:
@@ -187,7 +203,50 @@ def fixed_template(name: str) -> Template:
         from django.template import engines
 
         base = engines["jinja2"].env  # type: ignore[attr-defined]  # the Jinja2 backend's
-        overlay = base.overlay(extensions=[FixedWords])
+        overlay = base.overlay(extensions=[FixedWords, FixedBlocks])
         overlay.fixed_words = words  # type: ignore[attr-defined]  # read by FixedWords
         words.environment = overlay
     return words.environment.get_template(name)
+
+
+class FixedBlocks(InternationalizationExtension):
+    """``{% trans %}`` blocks translated once, when compiled for one language (as ``FixedWords``).
+
+    ``{% trans amount=a.to_call %}CALL {{ amount }}{% endtrans %}`` compiles to the message
+    looked up at every render, then filled in: ``Markup(gettext("CALL %(amount)s")) % {...}``.
+    Here the lookup is done at compile time and the filling stays in the render, so values are
+    escaped as before. Blocks with a plural are left to the render (the number picks the form).
+    The i18n extension's parser reads the block; this one's priority comes after it, so its
+    ``trans`` tag is the one used.
+    """
+
+    priority = 101
+
+    def __init__(self, environment: Environment) -> None:
+        # Not the i18n extension's own set-up: the environment already has it, and it would put
+        # Jinja's ``_`` back into the globals, which an overlay shares with its base.
+        Extension.__init__(self, environment)
+
+    def _make_node(
+        self,
+        singular: str,
+        plural: str | None,
+        context: str | None,
+        variables: dict[str, nodes.Expr],
+        plural_expr: nodes.Expr | None,
+        vars_referenced: bool,
+        num_called_num: bool,
+    ) -> nodes.Output:
+        words: Words | None = getattr(self.environment, "fixed_words", None)
+        if words is None or plural_expr is not None or self.environment.newstyle_gettext:  # type: ignore[attr-defined]
+            return super()._make_node(
+                singular, plural, context, variables, plural_expr, vars_referenced, num_called_num
+            )
+        if not vars_referenced:
+            singular = singular.replace("%%", "%")  # as the i18n extension asks the catalogue
+        word = words.gettext(singular) if context is None else words.pgettext(context, singular)
+        node: nodes.Expr = nodes.MarkSafeIfAutoescape(nodes.Const(word))
+        if variables:
+            pairs = [nodes.Pair(nodes.Const(key), value) for key, value in variables.items()]
+            node = nodes.Mod(node, nodes.Dict(pairs))
+        return nodes.Output([node])

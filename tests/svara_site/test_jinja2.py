@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from games.consumers import MOVE_KEYS
 from games.live import table as t
 from games.live.views import build_view
-from svara_site.jinja2 import FixedWords, Words, fixed_template, render_in_language
+from svara_site import jinja2 as site_jinja2
+from svara_site.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
 
 
 def render(source: str, language: str = "en", **context: object) -> str:
@@ -129,6 +130,53 @@ def test_fixed_words_are_translated_once_and_escaped_like_any_value():
         assert template.render(word="Seats") == "&lt;Места &amp; co&gt;|[dealer button] D|Seats"
 
 
+class _Shouting:
+    """A catalogue that makes every translated word visible."""
+
+    def gettext(self, message):
+        return {"%(name)s to act": "<%(name)s> TO ACT", "100% sure": "FULLY & SURE"}.get(message, message)
+
+    def pgettext(self, context, message):
+        return f"[{context}] {message}"
+
+    def ngettext(self, singular, plural, number):
+        return singular.upper() if number == 1 else plural.upper()
+
+
+def _fixed_environment():
+    env = engines["jinja2"].env.overlay(extensions=[FixedWords, FixedBlocks])
+    env.fixed_words = Words(_Shouting())
+    return env
+
+
+def test_trans_blocks_are_translated_once_and_their_values_escaped():
+    env = _fixed_environment()
+    source = "{% trans name=who %}{{ name }} to act{% endtrans %}|{% trans %}100% sure{% endtrans %}"
+    code = env.compile(source, raw=True)
+    # The words are in the compiled code; the render asks no catalogue for them.
+    assert "gettext" not in code and "TO ACT" in code
+    with translation.override("en"):
+        # The translation is markup (as the i18n extension makes it), the value is escaped.
+        assert env.from_string(source).render(who="<b>") == "<&lt;b&gt;> TO ACT|FULLY & SURE"
+
+
+def test_trans_blocks_with_a_plural_are_left_to_the_render():
+    env = _fixed_environment()
+    source = "{% trans count=n %}{{ count }} chip{% pluralize %}{{ count }} chips{% endtrans %}"
+    assert "ngettext" in env.compile(source, raw=True)
+    with translation.override("en"):  # the render's words: the active language's catalogue
+        assert [env.from_string(source).render(n=n) for n in (1, 2)] == ["1 chip", "2 chips"]
+
+
+def test_compiling_for_a_language_leaves_the_shared_underscore_alone():
+    # The overlay shares its base's globals: the i18n extension's set-up would put Jinja's
+    # own ``_`` there, one more call per word for every template of the base environment.
+    with translation.override("bg"), render_in_language():
+        fixed_template(REGIONS)
+    _fixed_environment()
+    assert engines["jinja2"].env.globals["_"] is site_jinja2._gettext
+
+
 def test_each_language_has_its_own_compiled_template():
     with translation.override("bg"), render_in_language():
         bulgarian = fixed_template(REGIONS)
@@ -137,3 +185,18 @@ def test_each_language_has_its_own_compiled_template():
         english = fixed_template(REGIONS)
         assert 'aria-label="Seats"' in english.render({"v": {"seats": [], "table": {}, "log": []}})
     assert bulgarian is not english
+
+
+def test_a_remembered_fragment_is_rendered_once_per_language_and_key():
+    card = {"text": "AS", "red": False, "label": "ace of spades", "rank": "A", "symbol": "S"}
+    source = '{{ remembered("games/table/_card.html", key, c=c) }}'
+    with translation.override("en"), render_in_language():
+        # A key of this test's own: the cards of other tests are remembered under their faces.
+        face = render(source, key=("test", "AS"), c=card)
+        # Remembered by key: another context under the same key gets the first rendering.
+        assert render(source, key=("test", "AS"), c=card | {"rank": "K"}) == face
+        assert 'aria-label="ace of spades"' in face and '<span class="rank">A</span>' in face
+        english_back = render(source, key=None, c=None)
+    bulgarian_back = render(source, "bg", key=None, c=None)
+    assert 'class="card back"' in english_back and "face-down card" in english_back
+    assert "face-down card" not in bulgarian_back  # each language has its own
