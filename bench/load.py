@@ -357,8 +357,8 @@ async def measure(
     # The tables play on between windows of a mode. Stopping them and starting them again
     # together (as this bench once did) put all of them in step: every table's player acted in
     # the same second, then all waited out the same showdown pause, and the load came in waves
-    # of 20 and 180 moves a second around an average of 100. Now their starts are spread as the
-    # players sat down; a busy server still draws them together somewhat (peak/s shows how much).
+    # of 20 and 180 moves a second around an average of 100. Their starts are spread over one
+    # hand's length (start_tables); a busy server still draws them together (peak/s shows it).
     if players.mode != mode or not players.acting:
         players.mode, players.acting = mode, True
         players.kick()
@@ -438,9 +438,12 @@ async def run_setup(
         try:
             await players.connect([s.ws_base + path for s in servers], [s.origin for s in servers], cookies)
             sweeper = asyncio.get_running_loop().create_task(players.sweep())
-            await start_tables(players)
+            # Acting from the first sit: a table dealt while others still wait to start plays at once.
             players.mode, players.acting = modes[0], True
-            ramp = await players.all_dealt(timeout=180)
+            first_sit = time.perf_counter()
+            await start_tables(players, spread=args.spread)
+            await players.all_dealt(timeout=180)
+            ramp = time.perf_counter() - first_sit
             for mode in modes:
                 for _ in range(args.repeat):
                     row = await measure(
@@ -462,14 +465,26 @@ async def run_setup(
     return rows
 
 
-async def start_tables(players: Players) -> None:
-    """Real tables: both players sit (the first hand deals ~3 s later). Relay: seat 0 says go."""
-    for table in players.tables:
+async def start_tables(players: Players, *, spread: float) -> None:
+    """Each table starts at a random moment within ``spread`` seconds. Real tables: both players
+    sit (the first hand deals ~3 s later). Relay: seat 0 says go.
+
+    Why spread: a hand takes about as long at every table (the moves, then the fixed pauses of
+    the showdown and the deal), so tables that start together stay together. Sitting everyone
+    down at once started them within the few seconds the server took for the 400 sits, and a
+    60 s window saw the load swing between 25 and 190 moves a second around 126 all along. In a
+    room, tables open at any time; spread over one hand's length, their moves come at random
+    moments, and what draws them together after that is the server's own doing (peak/s)."""
+
+    async def start(table: TableRun, delay: float) -> None:
+        await asyncio.sleep(delay)
         for seat in table.seats:
             if players.app == "svara":
                 await players.send(seat, {"verb": "sit", "position": str(seat.index), "buy_in": "1000"})
             elif seat.index == 0:
                 await players.send(seat, {"verb": "go", "version": "0"})
+
+    await asyncio.gather(*(start(table, players.rng.uniform(0, spread)) for table in players.tables))
 
 
 def _delete_prefix(url: str, prefix: str) -> None:
@@ -594,6 +609,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds per mode")
     parser.add_argument("--warmup", type=float, default=6, help="seconds before each measured window")
     parser.add_argument("--mode", choices=["paced", "unpaced", "both"], default="both")
+    parser.add_argument(
+        "--spread", type=float, default=12, help="seconds over which the tables start (about one hand)"
+    )
     parser.add_argument("--servers", choices=["1", "2", "both"], default="both")
     parser.add_argument("--apps", default="svara,relay", help="which of svara,relay to run")
     parser.add_argument("--raise-to", type=int, default=60, help="raise while the minimum is at most this")

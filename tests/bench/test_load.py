@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from bench.load import Pending, Players, Row, Window, medians, ratios, verdicts
+import asyncio
+import json
+import time
+
+from bench.load import Pending, Players, Row, Window, medians, ratios, start_tables, verdicts
 
 
 def row(app: str, mode: str, rate: float, p99: float, *, lost: int = 0, cpu: float = 50.0) -> Row:
@@ -61,3 +65,29 @@ def test_a_window_counts_the_actions_sent_in_it_however_late_their_update_comes(
     players._done(Pending(version=2, sent=99.0, waiting=set()), now=100.5)  # sent before the start
 
     assert [round(x, 6) for x in window.latencies] == [5.1]
+
+
+class _RecordingSocket:
+    def __init__(self, sent: list) -> None:
+        self.sent = sent
+
+    async def send(self, text: str) -> None:
+        self.sent.append((time.perf_counter(), json.loads(text)))
+
+
+def test_tables_start_at_random_moments_over_the_spread():
+    players = Players(app="svara", tables=list(range(1, 41)), raise_to=60, seed=3)
+    sent: list = []
+    for table in players.tables:
+        for seat in table.seats:
+            seat.ws = _RecordingSocket(sent)
+
+    began = time.perf_counter()
+    asyncio.run(start_tables(players, spread=0.4))
+
+    sits = [(at - began, message) for at, message in sent]
+    assert sorted((m["verb"], m["position"]) for _, m in sits) == sorted([("sit", "0"), ("sit", "1")] * 40)
+    offsets = sorted(at for at, _ in sits)
+    # Spread over the whole window, not all at once and not in a burst at its end.
+    assert offsets[-1] < 0.4 + 0.2
+    assert offsets[len(offsets) // 4] < 0.2 < offsets[3 * len(offsets) // 4]
