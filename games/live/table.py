@@ -50,7 +50,10 @@ START_DELAY = 3.0  # seconds between the last player getting ready and the deal
 SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
 JOIN_SECONDS = 15  # RULES.md §4 step 6
 TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
-ACTION_IDS_KEPT = 64
+# A repeat comes from a client retrying a move it sent a moment ago; one older than the last 16
+# moves at the table is refused as stale instead (it was made on an old version), so it is still
+# applied once. 64 of them were a fifth of the document every change writes and announces.
+ACTION_IDS_KEPT = 16
 LOG_KEPT = 40
 VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
 

@@ -131,14 +131,35 @@ _LINES: weakref.WeakKeyDictionary[Any, dict[bytes, str]] = weakref.WeakKeyDictio
 LINES_KEPT: Final = 20_000  # per language; all forgotten at once when full (lines are cheap to redo)
 
 
+# Words -> {id of a document's log: (that log, its lines worded)}. The sockets of a table in one
+# process share one document (games/live/announced.py), so every viewer after the first in a
+# language takes the lines the first one worded. The log is held, so its id is not reused.
+_WORDED: weakref.WeakKeyDictionary[Any, dict[int, tuple[list[Any], list[str]]]] = weakref.WeakKeyDictionary()
+WORDED_KEPT: Final = 1_000  # logs per language; all forgotten at once when full
+
+
 def _log_lines(doc: Doc) -> list[str]:
-    """The table's log in the active language (a plain-string line is shown as it is)."""
+    """The table's log in the active language (a plain-string line is shown as it is). The list
+    returned may be shared with other viewers of the same document: read-only."""
     words = active_words()
+    log = doc["log"]
+    worded = _WORDED.get(words)
+    if worded is None or len(worded) >= WORDED_KEPT:
+        worded = _WORDED[words] = {}
+    seen = worded.get(id(log))
+    if seen is not None and seen[0] is log:
+        return seen[1]
+    out = _word_lines(log, words)
+    worded[id(log)] = (log, out)
+    return out
+
+
+def _word_lines(log: list[Any], words: Any) -> list[str]:
     lines = _LINES.get(words)
     if lines is None or len(lines) >= LINES_KEPT:
         lines = _LINES[words] = {}
     out = []
-    for item in doc["log"]:
+    for item in log:
         if not isinstance(item, dict):
             out.append(str(item))
             continue

@@ -129,7 +129,17 @@ async def test_docs_round_trip_through_json_on_both_backends(store: StateStore) 
 
 
 @pytest.mark.parametrize(
-    "bad_doc", [{"x": float("nan")}, {"x": object()}, {"x": {1, 2}}, ["not", "a", "dict"]]
+    "bad_doc",
+    [
+        {"x": float("nan")},
+        # Deep inside, and the infinities: the fast writer (orjson) would store each as null.
+        {"seats": [None, {"chips": 5, "at": [1.5, float("nan")]}]},
+        {"timer": {"at": float("inf")}},
+        {"timer": {"at": float("-inf")}, "by_seat": {1: "ana"}},
+        {"x": object()},
+        {"x": {1, 2}},
+        ["not", "a", "dict"],
+    ],
 )
 async def test_non_json_docs_are_refused_and_nothing_is_written(store: StateStore, bad_doc: object) -> None:
     with pytest.raises((TypeError, ValueError)):

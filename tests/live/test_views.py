@@ -40,6 +40,25 @@ def test_the_memory_of_worded_lines_is_bounded(monkeypatch):
     english = views.active_words()
 
     for _ in range(2):
-        assert views.build_view(doc, user_id=1, version=1)["log"] == [f"p{i} folds" for i in range(5)]
+        # A copy each time: the same document's log would be taken worded as it is (below).
+        view = views.build_view(t.copy_doc(doc), user_id=1, version=1)
+        assert view["log"] == [f"p{i} folds" for i in range(5)]
     # Full (3 or more) when the second view began: forgotten, then this log's five remembered.
     assert len(views._LINES[english]) == 5
+
+
+def test_viewers_of_one_document_share_its_worded_log_per_language(monkeypatch):
+    doc = doc_with_log([t.entry("%(name)s folds", name="ann"), t.entry("%(name)s calls", name="bob")])
+    ann = views.build_view(doc, user_id=1, version=3)["log"]
+    spectator = views.build_view(doc, user_id=None, version=3)["log"]
+    with translation.override("bg"):
+        bulgarian = views.build_view(doc, user_id=None, version=3)["log"]
+    changed = t.copy_doc(doc)
+    changed["log"] = [*changed["log"], t.entry("%(name)s folds", name="bob")]
+
+    assert ann is spectator  # worded once for both
+    assert bulgarian is not ann and bulgarian != ann
+    # The next document's log is its own list: worded again, never the old lines.
+    assert views.build_view(changed, user_id=1, version=4)["log"] == ["ann folds", "bob calls", "bob folds"]
+    monkeypatch.setattr(views, "WORDED_KEPT", 1)
+    assert views.build_view(doc, user_id=1, version=3)["log"] == ["ann folds", "bob calls"]
