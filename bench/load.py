@@ -305,6 +305,7 @@ class Row:
     server_cpu_pct: list[float]
     client_cpu_pct: float
     ramp_s: float = 0.0  # from the first sit to every table's first deal (first window only)
+    worker_cpu_pct: float = 0.0  # the table worker's (--worker), beside the servers' own
     load_avg: float = 0.0  # the machine's 1-minute load average at the end of the window
 
 
@@ -349,6 +350,7 @@ async def measure(
     players: Players,
     servers: list[procs.Daphne],
     *,
+    worker: procs.TableWorker | None = None,
     mode: str,
     warmup: float,
     seconds: float,
@@ -364,10 +366,11 @@ async def measure(
         players.kick()
     await asyncio.sleep(warmup)
     spies = [_py_spy(s, profile, seconds) for s in servers] if profile else []
-    cpu0, client0, t0 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
+    pids = [s.proc.pid for s in servers] + ([worker.proc.pid] if worker else [])
+    cpu0, client0, t0 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
     window = players.window = Window(start=t0)
     await asyncio.sleep(seconds)
-    cpu1, client1, t1 = [cpu_seconds(s.proc.pid) for s in servers], client_cpu(), time.perf_counter()
+    cpu1, client1, t1 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
     window.end = t1  # actions sent from now on are not this window's; those sent before still count
     await asyncio.sleep(LOSS_AFTER + 1)  # let the window's last actions arrive or count as lost
     players.window = None
@@ -391,7 +394,8 @@ async def measure(
         peak_per_s=max(window.sent_per_second.values(), default=0),
         lost=window.losses,
         refused=window.refused,
-        server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)],
+        server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)][: len(servers)],
+        worker_cpu_pct=round(100 * (cpu1[-1] - cpu0[-1]) / elapsed, 1) if worker else 0.0,
         client_cpu_pct=round(100 * (client1 - client0) / elapsed, 1),
         load_avg=os.getloadavg()[0],
     )
@@ -425,6 +429,7 @@ async def run_setup(
         prefix=prefix,
         settings=args.settings if app == "svara" else "svara_site.settings",
         DEBUG="false",
+        **({"LIVE_TABLE_WORKER": "1"} if args.worker and app == "svara" else {}),
     )
     if app == "svara":
         tables, cookies = seed(env, args.tables, tag=uuid.uuid4().hex[:6])
@@ -434,7 +439,10 @@ async def run_setup(
         asgi, path = "bench.relay_asgi:application", "/ws/relay/{table}/{seat}/"
     players = Players(app=app, tables=tables, raise_to=args.raise_to, seed=args.seed)
     rows: list[Row] = []
-    with procs.servers(count, env=env, log_dir=log_dir / f"{app}-{count}", app=asgi) as servers:
+    with (
+        procs.servers(count, env=env, log_dir=log_dir / f"{app}-{count}", app=asgi) as servers,
+        table_worker(env, log_dir / f"{app}-{count}", wanted=args.worker and app == "svara") as worker,
+    ):
         try:
             await players.connect([s.ws_base + path for s in servers], [s.origin for s in servers], cookies)
             sweeper = asyncio.get_running_loop().create_task(players.sweep())
@@ -449,6 +457,7 @@ async def run_setup(
                     row = await measure(
                         players,
                         servers,
+                        worker=worker,
                         mode=mode,
                         warmup=args.warmup,
                         seconds=args.seconds,
@@ -463,6 +472,19 @@ async def run_setup(
             await players.close()
             _delete_prefix(args.redis_url, prefix)
     return rows
+
+
+@contextmanager
+def table_worker(env: dict[str, str], log_dir: Path, *, wanted: bool) -> Iterator[procs.TableWorker | None]:
+    """The table worker beside the servers (``--worker``), or None."""
+    if not wanted:
+        yield None
+        return
+    worker = procs.TableWorker.start(env=env, log=log_dir / "worker.log")
+    try:
+        yield worker
+    finally:
+        worker.stop()
 
 
 async def start_tables(players: Players, *, spread: float) -> None:
@@ -505,7 +527,7 @@ def _delete_prefix(url: str, prefix: str) -> None:
 HEADER = (
     f"{'app':<6} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
     f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
-    f"{'client %':>8} {'ramp s':>6} {'load':>5}"
+    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8}"
 )
 
 
@@ -514,7 +536,7 @@ def format_row(r: Row) -> str:
     return (
         f"{r.app:<6} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
         f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
-        f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f}"
+        f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f} {r.worker_cpu_pct:>8.0f}"
     )
 
 
@@ -556,6 +578,7 @@ def medians(rows: list[Row]) -> list[Row]:
                 client_cpu_pct=mid("client_cpu_pct"),
                 ramp_s=first.ramp_s,
                 load_avg=mid("load_avg"),
+                worker_cpu_pct=mid("worker_cpu_pct"),
             )
         )
     return out
@@ -621,6 +644,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/8")
     parser.add_argument("--profile", type=Path, default=None, help="py-spy raw profiles of each window here")
     parser.add_argument("--settings", default="svara_site.settings", help="settings of the svara servers")
+    parser.add_argument(
+        "--worker",
+        action="store_true",
+        help="svara with the table worker (LIVE_TABLE_WORKER, one run_table_clock beside the servers)",
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--repeat", type=int, default=1, help="measured windows per mode; figures are their medians"

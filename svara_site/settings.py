@@ -118,6 +118,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
+# Serving processes leave the turn clock and the settling of hands to `manage.py
+# run_table_clock` (the table worker), so they do no database work while a hand is played. Needs
+# the Redis store: a worker cannot see another process's memory.
+LIVE_TABLE_WORKER = os.environ.get("LIVE_TABLE_WORKER", "").lower() in ("1", "true", "yes")
+if LIVE_TABLE_WORKER and not REDIS_URL:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("LIVE_TABLE_WORKER needs REDIS_URL: the worker shares tables through Redis")
 if REDIS_URL and os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
     # The original layer: each message a sorted-set entry that the receiving process pops with
     # four round trips, one message at a time (measured in bench/load.py: updates queued for

@@ -8,7 +8,10 @@ its own viewer's view, so a dropped message costs nothing but a moment.
 
 The turn clock (one per process, ``ensure_clock``) calls ``handle_due`` for each deadline;
 ``claim_due`` gives a deadline to one process only, and ``DueDeadline.matches`` makes a stale
-one (the player acted meanwhile) a no-op.
+one (the player acted meanwhile) a no-op. With ``LIVE_TABLE_WORKER`` the serving processes run
+no clock and settle no hand: a hand that ends there is due for settling at once, and the table
+worker (``manage.py run_table_clock``) fires every deadline, so the database work of play
+(settlements, hand starts) is done beside the sockets' processes, not in them.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -74,6 +78,29 @@ def _key(table_id: int) -> str:
     return str(table_id)
 
 
+# This process is the table worker (``become_table_worker``, called by run_table_clock).
+_worker = False
+
+
+def become_table_worker() -> None:
+    """This process fires the deadlines and settles the hands of every serving process."""
+    global _worker
+    _worker = True
+
+
+def clock_runs_elsewhere() -> bool:
+    """True in a serving process under ``LIVE_TABLE_WORKER``: the worker runs the clock."""
+    return bool(settings.LIVE_TABLE_WORKER) and not _worker
+
+
+def _settle_due_now(doc: t.Doc, *, now: float) -> None:
+    """A hand ended where it is not settled: its settle deadline, the safety net of a settlement
+    made at once (SHOWDOWN_PAUSE away), is due now, for the worker to take on its next tick."""
+    timer = doc.get("timer")
+    if doc.get("ended") and timer and timer["kind"] == "settle" and timer["at"] > now:
+        doc["timer"] = {**timer, "at": now}
+
+
 def _deadline(doc: t.Doc) -> Deadline | None:
     timer = doc.get("timer")
     return Deadline(at=float(timer["at"])) if timer else None
@@ -98,15 +125,19 @@ async def update_table(
     """Apply a pure change to the table's document atomically, then announce the new version.
 
     A change that ended the hand (a call, a fold, a timeout, a player leaving) is settled in the
-    database right after, whatever caused it.
+    database right after, whatever caused it; under ``LIVE_TABLE_WORKER`` by the worker.
     """
     store = store or get_state_store()
+    elsewhere = clock_runs_elsewhere()
 
     def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
         doc = change(current)
         if doc is None:
             return None
-        doc["touched"] = time.time()  # last activity: idle practice tables are closed by it
+        now = time.time()
+        doc["touched"] = now  # last activity: idle practice tables are closed by it
+        if elsewhere:
+            _settle_due_now(doc, now=now)
         return doc, _deadline(doc)
 
     try:
@@ -115,7 +146,7 @@ async def update_table(
         await load_table_state(table_id)
         state = await retry_update(store, _key(table_id), fn)
     await _broadcast(table_id, state)
-    if settle_ended and state.doc.get("ended"):
+    if settle_ended and state.doc.get("ended") and not elsewhere:
         state = await settle(table_id=table_id)
     return state
 
@@ -384,7 +415,7 @@ async def handle_due(due: DueDeadline) -> None:
 OVERDUE_GRACE = 5.0  # seconds past a deadline before the sweep fires it itself
 SWEEP_EVERY = 5.0
 
-_clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock, asyncio.Task]] = {}
+_clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock | None, asyncio.Task]] = {}
 
 
 async def sweep_overdue(*, now: float | None = None) -> int:
@@ -425,20 +456,27 @@ async def _sweep_forever() -> None:
             log.exception("sweep of overdue deadlines failed")
 
 
-def ensure_clock() -> TurnClock:
+def ensure_clock() -> TurnClock | None:
     """Start this process's turn clock (and its sweep) on the running loop, once.
 
     Consumers call it on connect; ``manage.py run_table_clock`` runs it without any socket.
+    Under ``LIVE_TABLE_WORKER`` a serving process runs the sweep alone (None): should the worker
+    be down, the sweep still fires each deadline, OVERDUE_GRACE late.
     """
     loop = asyncio.get_running_loop()
     entry = _clocks.get(id(loop))
-    if entry is None or entry[0] is not loop or not entry[1].running:
+    if entry is not None and entry[0] is loop and not entry[2].done():
+        clock = entry[1]
+        if clock is None or clock.running:
+            return clock
+        entry[2].cancel()
+    clock = None
+    if not clock_runs_elsewhere():
         clock = TurnClock(get_state_store(), handle_due, poll_interval=0.25)
         clock.start()
-        sweeper = loop.create_task(_sweep_forever(), name="deadline-sweep")
-        _clocks[id(loop)] = (loop, clock, sweeper)
-        return clock
-    return entry[1]
+    sweeper = loop.create_task(_sweep_forever(), name="deadline-sweep")
+    _clocks[id(loop)] = (loop, clock, sweeper)
+    return clock
 
 
 async def stop_clocks() -> None:
@@ -447,7 +485,8 @@ async def stop_clocks() -> None:
     for key, (owner, clock, sweeper) in list(_clocks.items()):
         if owner is loop:
             sweeper.cancel()
-            await clock.stop()
+            if clock is not None:
+                await clock.stop()
         if owner is loop or owner.is_closed():
             del _clocks[key]
 

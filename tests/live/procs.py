@@ -206,6 +206,55 @@ class Daphne:
         return self.log.read_text(errors="replace")[-chars:]
 
 
+@dataclass
+class TableWorker:
+    """``manage.py run_table_clock``: the table worker under LIVE_TABLE_WORKER (one more clock
+    otherwise). Started when it says its clock runs."""
+
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    @classmethod
+    def start(cls, *, env: dict[str, str], log: Path) -> TableWorker:
+        handle = log.open("wb")
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "manage.py"), "run_table_clock"],
+            env=env,
+            cwd=ROOT,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        handle.close()
+        worker = cls(proc=proc, log=log)
+        try:
+            wait_until(worker._running, timeout=30, what=f"the table worker ({log})")
+        except BaseException:
+            worker.stop()
+            raise
+        return worker
+
+    def _running(self) -> bool:
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"run_table_clock exited with {self.proc.returncode}:\n{self.tail()}")
+        return "table clock running" in self.log.read_text(errors="replace")
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        if self.alive:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        Daphne._terminate(self.proc)
+
+    def tail(self, chars: int = 3000) -> str:
+        return self.log.read_text(errors="replace")[-chars:]
+
+
 @contextmanager
 def servers(count: int, *, env: dict[str, str], log_dir: Path, app: str = "svara_site.asgi:application"):
     """``count`` Daphne processes for the block; always stopped afterwards."""
