@@ -8,10 +8,12 @@ last hand. Templates get only this dict, so nothing can be hidden with CSS by mi
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 from django.utils import translation
+from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
@@ -103,7 +105,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         "last": _last_view(doc) if last else None,
         "timer": doc.get("timer"),
         # Stored as entries shared by every viewer; worded here in this viewer's active language.
-        "log": _log_lines(doc),
+        "log": (log := worded_log(doc)).lines,
+        "log_html": log.html,
         "notice": render_entry(doc["notice"]) if doc.get("notice") is not None else None,
         "actions": None,
         "new_game": _new_game_offered(doc),
@@ -131,30 +134,73 @@ _LINES: weakref.WeakKeyDictionary[Any, dict[bytes, str]] = weakref.WeakKeyDictio
 LINES_KEPT: Final = 20_000  # per language; all forgotten at once when full (lines are cheap to redo)
 
 
-# Words -> {id of a document's log: (that log, its lines worded)}. The sockets of a table in one
-# process share one document (games/live/announced.py), so every viewer after the first in a
-# language takes the lines the first one worded. The log is held, so its id is not reused.
-_WORDED: weakref.WeakKeyDictionary[Any, dict[int, tuple[list[Any], list[str]]]] = weakref.WeakKeyDictionary()
-WORDED_KEPT: Final = 1_000  # logs per language; all forgotten at once when full
+@dataclass(frozen=True, slots=True)
+class WordedLog:
+    """A document's log worded in one language: its lines, and the lines as the region's list items."""
+
+    entries: list[Any]  # the document's log itself: the same list is worded the same
+    lines: list[str]
+    items: list[str]  # each line as an escaped <li>, so the region's list is one string to place
+
+    @property
+    def html(self) -> Markup:
+        return Markup("".join(self.items))
 
 
-def _log_lines(doc: Doc) -> list[str]:
-    """The table's log in the active language (a plain-string line is shown as it is). The list
-    returned may be shared with other viewers of the same document: read-only."""
+# Words -> {table id: the log last worded for that table}. The sockets of a table in one process
+# share one document (games/live/announced.py): every viewer after the first in a language takes
+# the first one's words. And a change mostly adds a line or two to the last log and drops as many
+# from its start: found by comparing the entries (a C-level comparison), only the new lines are
+# worded and escaped. Anything else is worded again from the remembered lines (_word_lines).
+_WORDED: weakref.WeakKeyDictionary[Any, dict[Any, WordedLog]] = weakref.WeakKeyDictionary()
+WORDED_KEPT: Final = 1_000  # tables per language; all forgotten at once when full
+NEW_LINES_FOLLOWED: Final = 4  # a change adds at most a few lines; more than that is worded anew
+
+
+def worded_log(doc: Doc) -> WordedLog:
+    """The table's log in the active language (a plain-string line is shown as it is). What it
+    returns may be shared with other viewers of the same document: read-only."""
     words = active_words()
     log = doc["log"]
-    worded = _WORDED.get(words)
-    if worded is None or len(worded) >= WORDED_KEPT:
-        worded = _WORDED[words] = {}
-    seen = worded.get(id(log))
-    if seen is not None and seen[0] is log:
-        return seen[1]
-    out = _word_lines(log, words)
-    worded[id(log)] = (log, out)
-    return out
+    by_table = _WORDED.get(words)
+    if by_table is None or len(by_table) >= WORDED_KEPT:
+        by_table = _WORDED[words] = {}
+    table_id = doc["table"].get("id")
+    last = by_table.get(table_id)
+    if last is not None and last.entries is log:
+        return last
+    worded = _follow(last, log, words) if last is not None else None
+    if worded is None:
+        lines = _word_lines(log, words)
+        worded = WordedLog(entries=log, lines=lines, items=[_item(line) for line in lines])
+    by_table[table_id] = worded
+    return worded
+
+
+def _follow(last: WordedLog, log: list[Any], words: Any) -> WordedLog | None:
+    """``log`` as ``last``'s tail plus a few new entries, worded from ``last``; None if it is not."""
+    for new in range(min(NEW_LINES_FOLLOWED, len(log)) + 1):
+        kept = len(log) - new
+        if kept > len(last.entries):
+            continue
+        start = len(last.entries) - kept
+        if log[:kept] == last.entries[start:]:
+            added = _word_lines(log[kept:], words)
+            return WordedLog(
+                entries=log,
+                lines=last.lines[start:] + added,
+                items=last.items[start:] + [_item(line) for line in added],
+            )
+    return None
+
+
+def _item(line: str) -> str:
+    return f"<li>{escape(line)}</li>"
 
 
 def _word_lines(log: list[Any], words: Any) -> list[str]:
+    if not log:
+        return []
     lines = _LINES.get(words)
     if lines is None or len(lines) >= LINES_KEPT:
         lines = _LINES[words] = {}

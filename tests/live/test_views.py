@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markupsafe import escape
 
 from games.live import table as t
 from games.live import views
@@ -36,14 +39,12 @@ def test_log_lines_are_worded_per_language_and_remembered_only_within_it(monkeyp
 
 def test_the_memory_of_worded_lines_is_bounded(monkeypatch):
     monkeypatch.setattr(views, "LINES_KEPT", 3)
-    doc = doc_with_log([t.entry("%(name)s folds", name=f"p{i}") for i in range(5)])
+    log = [t.entry("%(name)s folds", name=f"p{i}") for i in range(5)]
     english = views.active_words()
 
     for _ in range(2):
-        # A copy each time: the same document's log would be taken worded as it is (below).
-        view = views.build_view(t.copy_doc(doc), user_id=1, version=1)
-        assert view["log"] == [f"p{i} folds" for i in range(5)]
-    # Full (3 or more) when the second view began: forgotten, then this log's five remembered.
+        assert views._word_lines(log, english) == [f"p{i} folds" for i in range(5)]
+    # Full (3 or more) when the second wording began: forgotten, then this log's five remembered.
     assert len(views._LINES[english]) == 5
 
 
@@ -62,3 +63,50 @@ def test_viewers_of_one_document_share_its_worded_log_per_language(monkeypatch):
     assert views.build_view(changed, user_id=1, version=4)["log"] == ["ann folds", "bob calls", "bob folds"]
     monkeypatch.setattr(views, "WORDED_KEPT", 1)
     assert views.build_view(doc, user_id=1, version=3)["log"] == ["ann folds", "bob calls"]
+
+
+def _worded(doc: dict) -> views.WordedLog:
+    return views.worded_log(doc)
+
+
+def test_a_log_that_moved_on_is_worded_from_the_last_one_and_equals_wording_it_whole():
+    lines = [t.entry("%(name)s raises to %(amount)s", name="<ann>", amount=n) for n in range(40)]
+    doc = doc_with_log(lines)
+    first = _worded(doc)
+    moved = doc_with_log([*lines[2:], t.entry("%(name)s folds", name="bo & co"), "a <b>staff</b> note"])
+    followed = _worded(moved)
+    views._WORDED.clear()
+    whole = _worded(t.copy_doc(moved))
+
+    assert followed.lines == whole.lines and followed.items == whole.items
+    assert followed.lines[-2:] == ["bo & co folds", "a <b>staff</b> note"]
+    assert followed.lines[:38] == first.lines[2:]
+    assert str(followed.html).endswith("<li>bo &amp; co folds</li><li>a &lt;b&gt;staff&lt;/b&gt; note</li>")
+    assert str(followed.html).startswith("<li>&lt;ann&gt; raises to 2</li>")
+
+
+entries = st.one_of(
+    st.builds(lambda n: t.entry("%(name)s folds", name=n), st.sampled_from(["ann", "<bob>", "c&d"])),
+    st.builds(lambda a: t.entry("%(name)s raises to %(amount)s", name="ann", amount=a), st.integers(0, 9)),
+    st.sampled_from(["a <b>staff</b> note", "plain"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    first=st.lists(entries, max_size=8),
+    steps=st.lists(st.tuples(st.integers(0, 6), st.lists(entries, max_size=6)), max_size=6),
+    language=st.sampled_from(["en", "bg"]),
+)
+def test_a_log_worded_from_the_last_one_equals_the_log_worded_whole(first, steps, language):
+    """Differential: whatever the changes (lines dropped from the start, lines added, or a log
+    that does not follow at all), the remembered wording equals wording each line afresh."""
+    views._WORDED.clear()
+    log = list(first)
+    with translation.override(language):
+        for dropped, added in [(0, []), *steps]:
+            log = t.copy_doc({"log": log[dropped:] + added})["log"]
+            worded = views.worded_log(doc_with_log(log))
+            expected = [t.render_entry(item) for item in log]
+            assert worded.lines == expected
+            assert str(worded.html) == "".join(f"<li>{escape(line)}</li>" for line in expected)
