@@ -418,6 +418,7 @@ async def run_setup(
     app: str,
     count: int,
     modes: list[str],
+    tables: int,
     args: argparse.Namespace,
     database_url: str,
     log_dir: Path,
@@ -432,12 +433,12 @@ async def run_setup(
         **({"LIVE_TABLE_WORKER": "1"} if args.worker and app == "svara" else {}),
     )
     if app == "svara":
-        tables, cookies = seed(env, args.tables, tag=uuid.uuid4().hex[:6])
+        table_ids, cookies = seed(env, tables, tag=uuid.uuid4().hex[:6])
         asgi, path = "svara_site.asgi:application", "/ws/table/{table}/"
     else:
-        tables, cookies = list(range(1, args.tables + 1)), {}
+        table_ids, cookies = list(range(1, tables + 1)), {}
         asgi, path = "bench.relay_asgi:application", "/ws/relay/{table}/{seat}/"
-    players = Players(app=app, tables=tables, raise_to=args.raise_to, seed=args.seed)
+    players = Players(app=app, tables=table_ids, raise_to=args.raise_to, seed=args.seed)
     rows: list[Row] = []
     with (
         procs.servers(count, env=env, log_dir=log_dir / f"{app}-{count}", app=asgi) as servers,
@@ -629,6 +630,12 @@ def verdicts(rows: list[Row]) -> dict[str, Any]:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument(
+        "--unpaced-tables",
+        type=int,
+        default=0,
+        help="tables for the unpaced mode (default --tables): enough that the servers, not the pauses, limit",
+    )
     parser.add_argument("--seconds", type=float, default=20, help="measured seconds per mode")
     parser.add_argument("--warmup", type=float, default=6, help="seconds before each measured window")
     parser.add_argument("--mode", choices=["paced", "unpaced", "both"], default="both")
@@ -667,10 +674,27 @@ async def main_async(args: argparse.Namespace) -> list[Row]:
         log_dir = Path(tempfile.mkdtemp(prefix="svara-bench-"))
         for count in counts:
             for app in apps:
-                rows += await run_setup(
-                    app=app, count=count, modes=modes, args=args, database_url=database_url, log_dir=log_dir
-                )
+                for tables, these in _table_counts(modes, args):
+                    rows += await run_setup(
+                        app=app,
+                        count=count,
+                        modes=these,
+                        tables=tables,
+                        args=args,
+                        database_url=database_url,
+                        log_dir=log_dir,
+                    )
     return rows
+
+
+def _table_counts(modes: list[str], args: argparse.Namespace) -> list[tuple[int, list[str]]]:
+    """The modes to run on each number of tables: all on --tables, unless --unpaced-tables
+    gives unpaced its own (then a setup of its own)."""
+    unpaced = args.unpaced_tables or args.tables
+    if unpaced == args.tables or "unpaced" not in modes:
+        return [(args.tables, modes)]
+    paced = [m for m in modes if m != "unpaced"]
+    return ([(args.tables, paced)] if paced else []) + [(unpaced, ["unpaced"])]
 
 
 def main(argv: list[str] | None = None) -> None:

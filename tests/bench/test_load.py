@@ -6,7 +6,18 @@ import asyncio
 import json
 import time
 
-from bench.load import Pending, Players, Row, Window, medians, ratios, start_tables, verdicts
+from bench.load import (
+    Pending,
+    Players,
+    Row,
+    Window,
+    _table_counts,
+    medians,
+    parse_args,
+    ratios,
+    start_tables,
+    verdicts,
+)
 
 
 def row(app: str, mode: str, rate: float, p99: float, *, lost: int = 0, cpu: float = 50.0) -> Row:
@@ -91,3 +102,12 @@ def test_tables_start_at_random_moments_over_the_spread():
     # Spread over the whole window, not all at once and not in a burst at its end.
     assert offsets[-1] < 0.4 + 0.2
     assert offsets[len(offsets) // 4] < 0.2 < offsets[3 * len(offsets) // 4]
+
+
+def test_unpaced_may_run_on_its_own_number_of_tables():
+    both = ["paced", "unpaced"]
+    split = parse_args(["--unpaced-tables", "400"])
+    assert _table_counts(both, parse_args([])) == [(200, both)]
+    assert _table_counts(both, split) == [(200, ["paced"]), (400, ["unpaced"])]
+    assert _table_counts(["unpaced"], split) == [(400, ["unpaced"])]
+    assert _table_counts(["paced"], split) == [(200, ["paced"])]
