@@ -320,10 +320,13 @@ async def table_act(
     return await update_table(table_id, change)
 
 
-async def settle(*, table_id: int) -> Versioned:
-    """Write the ended hand to the database, then free the seats of those who left."""
+async def settle(*, table_id: int, current: Versioned | None = None) -> Versioned:
+    """Write the ended hand to the database, then free the seats of those who left.
+
+    ``current``: the state just read by the caller (the clock's), saving a read; the
+    compare-and-set checks it like any other."""
     store = get_state_store()
-    state = await store.get(_key(table_id))
+    state = current or await store.get(_key(table_id))
     if state is None or not state.doc.get("ended"):
         return state or await load_table_state(table_id)
     ended = state.doc["ended"]
@@ -346,8 +349,8 @@ async def settle(*, table_id: int) -> Versioned:
     return state
 
 
-async def start_next_hand(*, table_id: int) -> Versioned:
-    state = await load_table_state(table_id)
+async def start_next_hand(*, table_id: int, current: Versioned | None = None) -> Versioned:
+    state = current or await load_table_state(table_id)
     if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
         return state
     seed = new_server_seed()
@@ -407,9 +410,9 @@ async def handle_due(due: DueDeadline) -> None:
 
         await update_table(table_id, bot_moves)
     elif kind == "settle":
-        await settle(table_id=table_id)
+        await settle(table_id=table_id, current=current)
     elif kind == "start":
-        await start_next_hand(table_id=table_id)
+        await start_next_hand(table_id=table_id, current=current)
 
 
 OVERDUE_GRACE = 5.0  # seconds past a deadline before the sweep fires it itself
