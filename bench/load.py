@@ -17,8 +17,12 @@ recipient) with the same players and sockets: the stack's own floor, so our figu
 Players' script: raise by the minimum while the stake to match is at most --raise-to, then call
 (heads-up, a call ends the betting: about 7 moves a hand), skip svara joins.
 
-    python -m bench.load [--tables 200] [--seconds 20] [--repeat 1] [--mode paced|unpaced|both]
-                         [--servers 1|2|both]
+    python -m bench.load [--tables 200] [--unpaced-tables N] [--worker] [--seconds 20] [--repeat 1]
+                         [--mode paced|unpaced|both] [--servers 1|2|both]
+
+``--worker`` serves the tables with the table worker (LIVE_TABLE_WORKER and one ``manage.py
+run_table_clock`` beside the servers, its CPU reported apart); ``--unpaced-tables`` gives the
+unpaced mode enough tables that the servers, not the game's pauses, set its rate.
 
 Prints a table and writes bench/results/load.json. Needs PostgreSQL (--database-url, default
 $DATABASE_URL or postgres://postgres@127.0.0.1:5432/svara; a fresh svara_bench_* database is made

@@ -140,11 +140,12 @@ class WordedLog:
 
     entries: list[Any]  # the document's log itself: the same list is worded the same
     lines: list[str]
-    items: list[str]  # each line as an escaped <li>, so the region's list is one string to place
+    items: list[str]  # each line as an escaped <li>
+    html: Markup  # the items joined: the region's list, one string to place
 
-    @property
-    def html(self) -> Markup:
-        return Markup("".join(self.items))
+    @classmethod
+    def of(cls, *, entries: list[Any], lines: list[str], items: list[str]) -> WordedLog:
+        return cls(entries=entries, lines=lines, items=items, html=Markup("".join(items)))
 
 
 # Words -> {table id: the log last worded for that table}. The sockets of a table in one process
@@ -172,7 +173,7 @@ def worded_log(doc: Doc) -> WordedLog:
     worded = _follow(last, log, words) if last is not None else None
     if worded is None:
         lines = _word_lines(log, words)
-        worded = WordedLog(entries=log, lines=lines, items=[_item(line) for line in lines])
+        worded = WordedLog.of(entries=log, lines=lines, items=[_item(line) for line in lines])
     by_table[table_id] = worded
     return worded
 
@@ -186,7 +187,7 @@ def _follow(last: WordedLog, log: list[Any], words: Any) -> WordedLog | None:
         start = len(last.entries) - kept
         if log[:kept] == last.entries[start:]:
             added = _word_lines(log[kept:], words)
-            return WordedLog(
+            return WordedLog.of(
                 entries=log,
                 lines=last.lines[start:] + added,
                 items=last.items[start:] + [_item(line) for line in added],

@@ -136,47 +136,27 @@ def django_call(env: dict[str, str], command: str, **kwargs: Any) -> Any:
 # ---------------------------------------------------------------- servers
 
 
-@dataclass
-class Daphne:
-    """One Daphne process serving ``app``; ``port`` is the one it actually bound."""
-
-    proc: subprocess.Popen[bytes]
-    port: int
-    log: Path
-
-    @classmethod
-    def start(cls, *, env: dict[str, str], log: Path, app: str = "svara_site.asgi:application") -> Daphne:
-        handle = log.open("wb")
-        proc = subprocess.Popen(
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "0", app],
+def _spawn(command: list[str], *, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    handle = log.open("wb")
+    try:
+        return subprocess.Popen(
+            command,
             env=env,
             cwd=ROOT,
             stdout=handle,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: killing it never reaches us
         )
+    finally:
         handle.close()
-        try:
-            port = wait_until(lambda: cls._listening(proc, log), timeout=30, what=f"daphne ({log})")
-        except BaseException:
-            cls._terminate(proc)
-            raise
-        return cls(proc=proc, port=port, log=log)
 
-    @staticmethod
-    def _listening(proc: subprocess.Popen[bytes], log: Path) -> int | None:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        match = LISTENING_RE.search(log.read_text(errors="replace"))
-        return int(match.group(1)) if match else None
 
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+@dataclass
+class Process:
+    """A server process of ours, its output in ``log``."""
 
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+    proc: subprocess.Popen[bytes]
+    log: Path
 
     @property
     def alive(self) -> bool:
@@ -207,25 +187,45 @@ class Daphne:
 
 
 @dataclass
-class TableWorker:
+class Daphne(Process):
+    """One Daphne process serving ``app``; ``port`` is the one it actually bound."""
+
+    port: int = 0
+
+    @classmethod
+    def start(cls, *, env: dict[str, str], log: Path, app: str = "svara_site.asgi:application") -> Daphne:
+        proc = _spawn([str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "0", app], env=env, log=log)
+        try:
+            port = wait_until(lambda: cls._listening(proc, log), timeout=30, what=f"daphne ({log})")
+        except BaseException:
+            cls._terminate(proc)
+            raise
+        return cls(proc=proc, port=port, log=log)
+
+    @staticmethod
+    def _listening(proc: subprocess.Popen[bytes], log: Path) -> int | None:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        match = LISTENING_RE.search(log.read_text(errors="replace"))
+        return int(match.group(1)) if match else None
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class TableWorker(Process):
     """``manage.py run_table_clock``: the table worker under LIVE_TABLE_WORKER (one more clock
     otherwise). Started when it says its clock runs."""
 
-    proc: subprocess.Popen[bytes]
-    log: Path
-
     @classmethod
     def start(cls, *, env: dict[str, str], log: Path) -> TableWorker:
-        handle = log.open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "manage.py"), "run_table_clock"],
-            env=env,
-            cwd=ROOT,
-            stdout=handle,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        handle.close()
+        proc = _spawn([sys.executable, str(ROOT / "manage.py"), "run_table_clock"], env=env, log=log)
         worker = cls(proc=proc, log=log)
         try:
             wait_until(worker._running, timeout=30, what=f"the table worker ({log})")
@@ -238,21 +238,6 @@ class TableWorker:
         if self.proc.poll() is not None:
             raise RuntimeError(f"run_table_clock exited with {self.proc.returncode}:\n{self.tail()}")
         return "table clock running" in self.log.read_text(errors="replace")
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        if self.alive:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        Daphne._terminate(self.proc)
-
-    def tail(self, chars: int = 3000) -> str:
-        return self.log.read_text(errors="replace")[-chars:]
 
 
 @contextmanager
