@@ -8,15 +8,21 @@ of them, and the process that made the change never decodes it at all (``remembe
 
 The documents handed out are shared by every socket of the table in this process: read-only by
 convention, like every ``Versioned.doc`` the service returns (views and templates only read).
+
+An announcement from the Redis store also carries the state's incarnation and deadline, so a
+process that decodes one hands the state to its store as the table's ``recent`` one
+(``StateStore.observe``): with a table's players on two processes, the next move, made here, then
+starts from the state the other process wrote instead of a stale one (a refused write and a read).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Final
 
 import orjson
 
-from games.live.store import Versioned
+from games.live.store import Deadline, Versioned, get_state_store
 
 KEPT: Final = 2_000  # tables whose last announced document a process keeps
 
@@ -38,6 +44,10 @@ def announcement(state: Versioned) -> dict[str, Any]:
     }
     if state.raw:
         message["raw"] = state.raw
+        if state.incarnation:
+            message["incarnation"] = state.incarnation
+            deadline = state.deadline
+            message["deadline"] = [deadline.at, deadline.version] if deadline else None
     else:
         message["doc"] = state.doc
     return message
@@ -58,7 +68,24 @@ def announced_doc(table_id: int, event: dict[str, Any]) -> dict[str, Any] | None
     doc = orjson.loads(raw)
     if seen is None or seen[0] != key[0] or seen[1] < key[1]:
         _keep(table_id, (key[0], key[1], doc))
+        _observe(table_id, event, doc)
     return doc
+
+
+def _observe(table_id: int, event: dict[str, Any], doc: dict[str, Any]) -> None:
+    incarnation = event.get("incarnation")
+    if not incarnation:
+        return
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return  # no loop, so no store of this process to tell (one made here would need closing)
+    at_version = event.get("deadline")
+    deadline = Deadline(at=at_version[0], version=at_version[1]) if at_version else None
+    state = Versioned(
+        version=event["version"], doc=doc, deadline=deadline, raw=event["raw"], incarnation=incarnation
+    )
+    get_state_store().observe(str(table_id), state)
 
 
 def _keep(table_id: int, entry: tuple[str | None, int, dict[str, Any]]) -> None:

@@ -110,12 +110,15 @@ class Versioned:
     carries, not whether it is still pending); writes with a new deadline or ``None`` replace it.
     ``raw`` is the document's JSON text as stored, when the read or write had it (every backend
     does; '' for a state made by hand): the table service announces it as it is.
+    ``incarnation`` is the Redis store's token for this life of the table ('' elsewhere): it rides
+    along with an announcement, so another process may ``observe`` the state it announces.
     """
 
     version: int
     doc: Doc
     deadline: Deadline | None = None
     raw: str = field(default="", compare=False, repr=False)
+    incarnation: str = field(default="", compare=False, repr=False)
 
 
 DeadlineArg: TypeAlias = Deadline | Literal[Keep.KEEP] | None
@@ -230,6 +233,12 @@ class StateStore(abc.ABC):
         trust it (``retry_update``). None when it has none; the memory store, always current
         and cheap to read, keeps none."""
         return None
+
+    def observe(self, table_id: str, state: Versioned) -> None:
+        """Remember a state another process wrote and announced (with its ``raw`` text and
+        ``incarnation``) as ``recent``, when it is newer than the one remembered. Trusted no more
+        than any remembered state: the compare-and-set checks its version and incarnation."""
+        return None  # the memory store remembers nothing: it is always current
 
     async def create(self, table_id: str, doc: Doc, *, deadline: Deadline | None = None) -> Versioned:
         """Store a new table at version 1; raise ``TableExists`` if it is already there."""
@@ -439,14 +448,32 @@ class RedisStateStore(StateStore):
             return None
         deadline = _deadline_from(at, dv)
         self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
-        return Versioned(version=int(version), doc=_decode(doc_json), deadline=deadline, raw=doc_json)
+        return Versioned(
+            version=int(version),
+            doc=_decode(doc_json),
+            deadline=deadline,
+            raw=doc_json,
+            incarnation=incarnation or "",
+        )
 
     def recent(self, table_id: str) -> Versioned | None:
         seen = self._seen.get(table_id)
         if seen is None:
             return None
-        version, doc_json, deadline, _incarnation = seen
-        return Versioned(version=version, doc=_decode(doc_json), deadline=deadline, raw=doc_json)
+        version, doc_json, deadline, incarnation = seen
+        return Versioned(
+            version=version, doc=_decode(doc_json), deadline=deadline, raw=doc_json, incarnation=incarnation
+        )
+
+    def observe(self, table_id: str, state: Versioned) -> None:
+        # Players of one table on two processes: each move is written by the other process half
+        # the time, and a remembered state that is always stale costs a refused write and a read.
+        if not state.raw or not state.incarnation:
+            return
+        seen = self._seen.get(table_id)
+        if seen is not None and seen[3] == state.incarnation and seen[0] >= state.version:
+            return  # what is remembered is as new (announcements may come out of order)
+        self._remember(table_id, (state.version, state.raw, state.deadline, state.incarnation))
 
     def _remember(self, table_id: str, seen: tuple[int, str, Deadline | None, str]) -> None:
         if len(self._seen) >= SEEN_KEPT and table_id not in self._seen:
@@ -495,7 +522,9 @@ class RedisStateStore(StateStore):
         version, stored_at, stored_dv, incarnation = result
         deadline = _deadline_from(stored_at, stored_dv)
         self._remember(table_id, (int(version), doc_json, deadline, incarnation or ""))
-        return Versioned(version=int(version), doc=written, deadline=deadline, raw=doc_json)
+        return Versioned(
+            version=int(version), doc=written, deadline=deadline, raw=doc_json, incarnation=incarnation or ""
+        )
 
     async def delete(self, table_id: str) -> bool:
         _check_table_id(table_id)

@@ -90,3 +90,25 @@ async def test_what_the_store_writes_is_announced_as_the_store_holds_it():
 
     assert doc == written.doc == (await store.get("7")).doc
     assert doc == {"epoch": "e1", "cards": ["As", "Kd"], "by_seat": {"1": "ann"}}
+
+
+async def test_a_redis_state_announced_by_another_process_becomes_this_stores_recent_one(
+    settings, redis_url: str
+) -> None:
+    from games.live.store import Deadline, RedisStateStore, get_state_store
+
+    settings.REDIS_URL = redis_url
+    store = get_state_store()
+    assert isinstance(store, RedisStateStore)
+    other = RedisStateStore.from_url(redis_url, prefix=store.prefix)  # another process's
+    try:
+        written = await other.create("7", {"epoch": "e1", "pot": 5}, deadline=Deadline(at=4e9))
+        message = announced.announcement(written)
+        assert message["incarnation"] == written.incarnation != ""
+        assert message["deadline"] == [4e9, 1]
+
+        assert announced.announced_doc(7, message) == {"epoch": "e1", "pot": 5}
+        assert store.recent("7") == written and store.recent("7").incarnation == written.incarnation
+    finally:
+        await other.delete("7")
+        await other.aclose()
