@@ -21,7 +21,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -56,18 +55,11 @@ LOBBY_GROUP = "lobby"
 
 
 def in_db(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Run database work from the event loop, on Channels' one database thread; in the table
-    worker, on its pool of them.
+    """Run database work from the event loop, on Channels' one database thread.
 
-    Tried and measured (bench/load.py, 200 tables on PostgreSQL): in a serving process a worker
-    thread per call did worse than the one thread, the workers fighting over the interpreter lock
-    with the sockets. The table worker has no sockets, and its one database thread was 88 % busy
-    at 400 tables unpaced, mostly waiting on PostgreSQL (round trips and commits), its event loop
-    70 % idle: settlements of different tables touch different rows, so a few threads overlap
-    those waits.
+    Tried and measured (bench/load.py, 200 tables on PostgreSQL): a worker thread per call did
+    worse than the one thread, the workers fighting over the interpreter lock.
     """
-    if _worker_pool is not None:
-        return database_sync_to_async(fn, thread_sensitive=False, executor=_worker_pool)
     return database_sync_to_async(fn)
 
 
@@ -88,17 +80,12 @@ def _key(table_id: int) -> str:
 
 # This process is the table worker (``become_table_worker``, called by run_table_clock).
 _worker = False
-_worker_pool: ThreadPoolExecutor | None = None
-WORKER_DB_THREADS = 4
 
 
-def become_table_worker(*, db_threads: int = WORKER_DB_THREADS) -> None:
-    """This process fires the deadlines and settles the hands of every serving process, with
-    ``db_threads`` database threads (each its own connection)."""
-    global _worker, _worker_pool
+def become_table_worker() -> None:
+    """This process fires the deadlines and settles the hands of every serving process."""
+    global _worker
     _worker = True
-    if _worker_pool is None and db_threads > 1:
-        _worker_pool = ThreadPoolExecutor(max_workers=db_threads, thread_name_prefix="table-worker-db")
 
 
 def clock_runs_elsewhere() -> bool:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -62,26 +61,6 @@ async def test_a_serving_process_leaves_the_hand_it_ended_to_the_worker(
     assert record.status == PlayedHand.Status.FINISHED
     assert await sync_to_async(seat_balance)(user=folder, table_id=table.pk) == 500 - 10  # the ante
     await sync_to_async(audit_clean)()
-
-
-async def test_the_worker_does_its_database_work_on_several_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(service, "_worker", False)
-    monkeypatch.setattr(service, "_worker_pool", None)
-    service.become_table_worker(db_threads=2)
-    pool = service._worker_pool
-    assert pool is not None
-    # Two settlements at once: each waits for the other, which one database thread never allows.
-    meeting = threading.Barrier(2, timeout=5)
-
-    def settle_one() -> str:
-        meeting.wait()
-        return threading.current_thread().name
-
-    try:
-        names = await asyncio.gather(service.in_db(settle_one)(), service.in_db(settle_one)())
-    finally:
-        pool.shutdown(wait=False)
-    assert len(set(names)) == 2 and all(name.startswith("table-worker-db") for name in names)
 
 
 # ---------------------------------------------------------------- real processes
