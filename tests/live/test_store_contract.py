@@ -598,6 +598,10 @@ async def test_a_state_remembered_from_before_a_loss_never_overwrites_the_rebuil
 # ---------------------------------------------------------------- observing another process's write
 
 
+def bump_n(current: Versioned) -> tuple[dict, object]:
+    return {**current.doc, "n": current.doc["n"] + 1}, KEEP
+
+
 async def test_a_state_another_process_announced_is_observed_as_the_recent_one(make_store: MakeStore) -> None:
     a, b = make_store(), make_store()
     await a.create("t1", {"n": 1})
@@ -613,10 +617,7 @@ async def test_a_state_another_process_announced_is_observed_as_the_recent_one(m
 
     b.get = no_reads  # type: ignore[method-assign]
 
-    def increment(current: Versioned) -> tuple[dict, object]:
-        return {"n": current.doc["n"] + 1}, KEEP
-
-    third = await retry_update(b, "t1", increment)
+    third = await retry_update(b, "t1", bump_n)
     assert (third.version, third.doc, third.deadline) == (3, {"n": 3}, second.deadline)
     # An older announcement arriving late changes nothing.
     b.observe("t1", second)
@@ -624,23 +625,15 @@ async def test_a_state_another_process_announced_is_observed_as_the_recent_one(m
 
 
 async def test_an_observed_state_from_before_a_loss_never_overwrites_the_rebuilt_table(
-    redis_url: str, redis_prefix: str
+    make_store: MakeStore,
 ) -> None:
-    a = RedisStateStore.from_url(redis_url, prefix=redis_prefix)
-    b = RedisStateStore.from_url(redis_url, prefix=redis_prefix)
-    try:
-        await a.create("t1", {"life": "old", "n": 0})
-        old = await a.compare_and_set("t1", expected_version=1, doc={"life": "old", "n": 1})
-        assert await a.delete("t1")  # Redis flushed
-        await a.create("t1", {"life": "new", "n": 0})
-        await a.compare_and_set("t1", expected_version=1, doc={"life": "new", "n": 1})
-        b.observe("t1", old)  # the old life's announcement, late: same version as the new table's
+    a, b = make_store(), make_store()
+    await a.create("t1", {"life": "old", "n": 0})
+    old = await a.compare_and_set("t1", expected_version=1, doc={"life": "old", "n": 1})
+    assert await a.delete("t1")  # Redis flushed
+    await a.create("t1", {"life": "new", "n": 0})
+    await a.compare_and_set("t1", expected_version=1, doc={"life": "new", "n": 1})
+    b.observe("t1", old)  # the old life's announcement, late: same version as the new table's
 
-        def increment(current: Versioned) -> tuple[dict, object]:
-            return {**current.doc, "n": current.doc["n"] + 1}, KEEP
-
-        result = await retry_update(b, "t1", increment)
-        assert result.doc == {"life": "new", "n": 2} and result.version == 3
-    finally:
-        await a.aclose()
-        await b.aclose()
+    result = await retry_update(b, "t1", bump_n)
+    assert result.doc == {"life": "new", "n": 2} and result.version == 3
