@@ -134,6 +134,8 @@ async def update_table(
         doc = change(current)
         if doc is None:
             return None
+        if doc is current.doc:
+            doc = dict(doc)  # the state handed in is shared (the store's recent one): read-only
         now = time.time()
         doc["touched"] = now  # last activity: idle practice tables are closed by it
         if elsewhere:

@@ -565,9 +565,12 @@ async def test_a_redis_store_remembers_what_it_read_and_wrote(redis_url: str, re
         assert store.recent("t1") is None
         written = await store.create("t1", {"n": 1}, deadline=Deadline(at=FAR))
         assert store.recent("t1") == written
-        remembered = store.recent("t1")
-        remembered.doc["n"] = 99  # every answer is a fresh copy
-        assert store.recent("t1") == written
+        # The state remembered itself, not a decoded copy: read-only, like every document handed out.
+        assert store.recent("t1") is store.recent("t1")
+        read = await store.get("t1")
+        read.doc["n"] = 99  # a read is a fresh copy, and what it read is remembered
+        assert store.recent("t1") is read
+        assert (await store.get("t1")).doc == {"n": 1}
         await store.delete("t1")
         assert store.recent("t1") is None
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import orjson
 import pytest
 
 from games.live import table as t
@@ -25,3 +26,40 @@ def test_a_repeated_action_id_is_applied_once_inside_and_outside_the_ids_kept() 
         t.check_command(doc, version=40, client_version=12, action_id=ids[0])
     # A new command on the current version goes through.
     assert t.check_command(doc, version=40, client_version=40, action_id="new") is True
+
+
+def _doc_in_play() -> t.Doc:
+    table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    doc = t.new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[t.seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
+    )
+    return t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
+
+
+def test_a_copy_shares_only_the_log_entries_and_changing_it_leaves_the_original_as_it_was() -> None:
+    doc = _doc_in_play()
+    before = orjson.dumps(doc)
+    copy = t.copy_doc(doc)
+    assert copy == doc
+    # Entries are never changed once written, so they are shared; the list itself is the copy's.
+    assert copy["log"] is not doc["log"] and all(a is b for a, b in zip(copy["log"], doc["log"], strict=True))
+    copy["log"].append(t.entry("%(name)s folds", name="ann"))
+    copy["seats"][0]["chips"] = 1
+    copy["hand"]["state"]["pot"] = 999
+    copy["table"]["status"] = "closed"
+    assert orjson.dumps(doc) == before
+
+
+def test_every_change_leaves_the_document_it_was_given_as_it_was() -> None:
+    """The store's recent state and an announced document are shared: a change must copy."""
+    doc = _doc_in_play()
+    before = orjson.dumps(doc)
+    to_act = doc["hand"]["players"][t.hand_of(doc).to_act]
+    changed = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
+    changed = t.apply_move(changed, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    t.mark_settled(changed, now=4.0, left=[])
+    t.apply_timeout(doc, now=40.0)
+    t.set_sitting_out(doc, user_id=1, sitting_out=True, now=5.0)
+    t.cancel_hand(doc, notice="staff", now=6.0)
+    assert orjson.dumps(doc) == before
