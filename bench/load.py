@@ -26,8 +26,8 @@ unpaced mode enough tables that the servers, not the game's pauses, set its rate
 
 Prints a table and writes bench/results/load.json. Needs PostgreSQL (--database-url, default
 $DATABASE_URL or postgres://postgres@127.0.0.1:5432/svara; a fresh svara_bench_* database is made
-next to it) and Redis (--redis-url, default redis://127.0.0.1:6379/8, a db number of its own: the
-channel layer's group names would otherwise meet those of other servers on the same Redis).
+next to it) and Redis (--redis-url, default redis://127.0.0.1:6379/8; the run's own key prefix keeps
+its state and its channel layer's names apart from other servers on the same Redis).
 """
 
 from __future__ import annotations

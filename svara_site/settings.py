@@ -13,6 +13,8 @@ from pathlib import Path
 
 import dj_database_url
 
+from svara_site.layers import channel_layers
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SVARA_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
@@ -126,35 +128,9 @@ if LIVE_TABLE_WORKER and not REDIS_URL:
     from django.core.exceptions import ImproperlyConfigured
 
     raise ImproperlyConfigured("LIVE_TABLE_WORKER needs REDIS_URL: the worker shares tables through Redis")
-if REDIS_URL and os.environ.get("CHANNEL_LAYER", "pubsub") == "core":
-    # The original layer: each message a sorted-set entry that the receiving process pops with
-    # four round trips, one message at a time (measured in bench/load.py: updates queued for
-    # seconds behind that loop at 200 tables).
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # socket_timeout=None: the layer blocks 5 s on receive, so a 5 s socket timeout
-                # kills idle consumers (channels_redis issue 422); the pool must outgrow busy tables.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 1000}],
-                # capacity is per process, not per socket; drops are silent past it.
-                "capacity": 5000,
-                "expiry": 30,
-            },
-        }
-    }
-elif REDIS_URL:
-    # Redis Pub/Sub (channels-redis's other layer, the default here): a group message is one
-    # PUBLISH, pushed to every subscribed process at once. At most once, like every layer: a
-    # table update is only a hint, and a socket that misses one catches up by the version.
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL}]},
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+CHANNEL_LAYERS = channel_layers(
+    redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=os.environ.get("CHANNEL_LAYER", "pubsub")
+)
 
 AUTH_USER_MODEL = "accounts.User"
 # The accounts app's subclasses of Django's and allauth's backends refuse banned users (at login
