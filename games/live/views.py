@@ -60,6 +60,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     by_pos = {info["positions"][p["seat"]]: p for p in engine["players"]} if engine else {}
     last = doc.get("last")
     to_act_pos = info["positions"][hand.to_act] if hand and hand.to_act is not None else None
+    final = _final_chips(doc) if hand is None else {}
     seats = []
     for pos, seat in enumerate(doc["seats"]):
         if seat is None:
@@ -80,7 +81,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "empty": False,
                 "name": seat["name"],
                 "user_id": seat["user_id"],
-                "chips": player["chips"] if player else seat["chips"],
+                "chips": player["chips"] if player else final.get(pos, seat["chips"]),
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),
                 "has_cards": bool(player and player["has_cards"] and player["in_hand"]),
@@ -216,6 +217,21 @@ def _word_lines(log: list[Any], words: Any) -> list[str]:
             line = lines[key] = render_entry(item, gettext=words.gettext)
         out.append(line)
     return out
+
+
+def _final_chips(doc: Doc) -> dict[int, int]:
+    """Position -> chips at the end of the hand that ended and is not settled yet. The seats take
+    them only when it is (``mark_settled``): until then, from the last move until the worker's
+    next tick or longer under load, the seats showed the chips each had before the hand."""
+    ended = doc.get("ended")
+    if not ended:
+        return {}
+    chips = ended["state"]["chips"]
+    return {
+        pos: chips[index]
+        for index, pos in enumerate(ended["positions"])
+        if doc["seats"][pos] and doc["seats"][pos]["user_id"] == ended["players"][index]
+    }
 
 
 def _actions(hand, legal) -> dict[str, Any]:
