@@ -369,7 +369,8 @@ async def measure(
         players.mode, players.acting = mode, True
         players.kick()
     await asyncio.sleep(warmup)
-    spies = [_py_spy(s, profile, seconds) for s in servers] if profile else []
+    profiled = [(f"{s.port}", s) for s in servers] + ([("worker", worker)] if worker else [])
+    spies = [_py_spy(process, profile, seconds, name=name) for name, process in profiled] if profile else []
     pids = [s.proc.pid for s in servers] + ([worker.proc.pid] if worker else [])
     cpu0, client0, t0 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
     window = players.window = Window(start=t0)
@@ -405,13 +406,14 @@ async def measure(
     )
 
 
-def _py_spy(server: procs.Daphne, directory: Path, seconds: float) -> subprocess.Popen[bytes]:
+def _py_spy(process: procs.Process, directory: Path, seconds: float, *, name: str) -> subprocess.Popen[bytes]:
+    """py-spy on a server (``name``: its port) or the table worker, for the window's length."""
     directory.mkdir(parents=True, exist_ok=True)
-    out = directory / f"py-spy-{server.port}-{int(time.time())}.txt"
+    out = directory / f"py-spy-{name}-{int(time.time())}.txt"
     command = [str(procs.BIN / "py-spy"), "record", "--nonblocking", "--format", "raw", "-r", "200"]
     command += ["-d", str(int(seconds))]
     return subprocess.Popen(
-        [*command, "-p", str(server.proc.pid), "-o", str(out)],
+        [*command, "-p", str(process.proc.pid), "-o", str(out)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
