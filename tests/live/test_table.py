@@ -58,7 +58,9 @@ def test_every_change_leaves_the_document_it_was_given_as_it_was() -> None:
     to_act = doc["hand"]["players"][t.hand_of(doc).to_act]
     changed = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
     changed = t.apply_move(changed, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    ended = orjson.dumps(changed)
     t.mark_settled(changed, now=4.0, left=[])
+    assert orjson.dumps(changed) == ended
     t.apply_timeout(doc, now=40.0)
     t.set_sitting_out(doc, user_id=1, sitting_out=True, now=5.0)
     t.cancel_hand(doc, notice="staff", now=6.0)
