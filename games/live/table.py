@@ -547,17 +547,27 @@ def settlement_deltas(doc: Doc) -> tuple[dict[int, int], dict[int, int]]:
     return deltas, finals
 
 
+def ended_chips(doc: Doc) -> dict[int, int]:
+    """Position -> chips at the end of the ended hand, for the seats its players still hold:
+    what the seats take when it is settled, and show until then (views.build_view)."""
+    ended = doc.get("ended")
+    if not ended:
+        return {}
+    hand = Hand.from_json(ended["state"])
+    return {
+        pos: hand.chips[index]
+        for index, pos in enumerate(ended["positions"])
+        if doc["seats"][pos] and doc["seats"][pos]["user_id"] == ended["players"][index]
+    }
+
+
 def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     """The ended hand is settled in the database: new seat chips, seats of leavers freed."""
     doc = copy_doc(doc)
-    ended = doc["ended"]
-    if not ended:
+    if not doc["ended"]:
         return doc
-    hand = Hand.from_json(ended["state"])
-    for index, pos in enumerate(ended["positions"]):
-        seat = doc["seats"][pos]
-        if seat and seat["user_id"] == ended["players"][index]:
-            seat["chips"] = hand.chips[index]
+    for pos, chips in ended_chips(doc).items():
+        doc["seats"][pos]["chips"] = chips
     for pos, seat in enumerate(doc["seats"]):
         if seat and seat["user_id"] in left:
             doc["seats"][pos] = None

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
-from games.live.table import Doc, hand_of, position_of, render_entry
+from games.live.table import Doc, ended_chips, hand_of, position_of, render_entry
 from games.rules_content import card_name
 from svara_site.jinja2 import active_words
 
@@ -60,7 +60,9 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     by_pos = {info["positions"][p["seat"]]: p for p in engine["players"]} if engine else {}
     last = doc.get("last")
     to_act_pos = info["positions"][hand.to_act] if hand and hand.to_act is not None else None
-    final = _final_chips(doc) if hand is None else {}
+    # An ended hand's seats take its result only when it is settled (the worker's next tick, or
+    # later under load); until then they showed the chips each had before the hand.
+    final = ended_chips(doc) if hand is None else {}
     seats = []
     for pos, seat in enumerate(doc["seats"]):
         if seat is None:
@@ -217,21 +219,6 @@ def _word_lines(log: list[Any], words: Any) -> list[str]:
             line = lines[key] = render_entry(item, gettext=words.gettext)
         out.append(line)
     return out
-
-
-def _final_chips(doc: Doc) -> dict[int, int]:
-    """Position -> chips at the end of the hand that ended and is not settled yet. The seats take
-    them only when it is (``mark_settled``): until then, from the last move until the worker's
-    next tick or longer under load, the seats showed the chips each had before the hand."""
-    ended = doc.get("ended")
-    if not ended:
-        return {}
-    chips = ended["state"]["chips"]
-    return {
-        pos: chips[index]
-        for index, pos in enumerate(ended["positions"])
-        if doc["seats"][pos] and doc["seats"][pos]["user_id"] == ended["players"][index]
-    }
 
 
 def _actions(hand, legal) -> dict[str, Any]:
