@@ -58,6 +58,17 @@ from tests.live import procs
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LOSS_AFTER = 5.0  # seconds without the update: counted lost
+# What each app runs (bench/relay.py tells the two relays apart).
+APPLICATIONS = {
+    "svara": "svara_site.asgi:application",
+    "relay": "bench.relay_asgi:application",
+    "stock-relay": "bench.relay_stock_asgi:application",
+}
+# The relays' settings; svara's are --settings.
+SETTINGS = {"relay": "svara_site.settings", "stock-relay": "bench.settings_stock_relay"}
+# Each relay, and the floor it is in the targets' names: the stack as our consumers use it, and as
+# it comes (the issue's "bare stack").
+RELAYS = {"relay": "tuned", "stock-relay": "stock"}
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 AMOUNT_RE = re.compile(r'name="amount" min="(\d+)"')
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -434,16 +445,17 @@ async def run_setup(
         database_url=database_url,
         redis_url=args.redis_url,
         prefix=prefix,
-        settings=args.settings if app == "svara" else "svara_site.settings",
+        settings=SETTINGS.get(app, args.settings),
         DEBUG="false",
         **({"LIVE_TABLE_WORKER": "1"} if args.worker and app == "svara" else {}),
     )
     if app == "svara":
         table_ids, cookies = seed(env, tables, tag=uuid.uuid4().hex[:6])
-        asgi, path = "svara_site.asgi:application", "/ws/table/{table}/"
+        path = "/ws/table/{table}/"
     else:
         table_ids, cookies = list(range(1, tables + 1)), {}
-        asgi, path = "bench.relay_asgi:application", "/ws/relay/{table}/{seat}/"
+        path = "/ws/relay/{table}/{seat}/"
+    asgi = APPLICATIONS[app]
     players = Players(app=app, tables=table_ids, raise_to=args.raise_to, seed=args.seed)
     rows: list[Row] = []
     with (
@@ -532,7 +544,7 @@ def _delete_prefix(url: str, prefix: str) -> None:
 
 
 HEADER = (
-    f"{'app':<6} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
+    f"{'app':<11} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
     f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
     f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8}"
 )
@@ -541,7 +553,7 @@ HEADER = (
 def format_row(r: Row) -> str:
     cpu = "+".join(f"{c:.0f}" for c in r.server_cpu_pct)
     return (
-        f"{r.app:<6} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
+        f"{r.app:<11} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
         f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
         f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f} {r.worker_cpu_pct:>8.0f}"
     )
@@ -592,26 +604,27 @@ def medians(rows: list[Row]) -> list[Row]:
 
 
 def ratios(rows: list[Row]) -> list[dict[str, Any]]:
-    """Our figures over the relay's, per setup and mode."""
+    """Our figures over each relay's, per setup and mode."""
     out = []
     for r in rows:
         if r.app != "svara":
             continue
-        relay = next(
-            (x for x in rows if x.app == "relay" and (x.servers, x.mode) == (r.servers, r.mode)), None
-        )
-        if relay is None or not relay.actions_per_s:
-            continue
-        out.append(
-            {
-                "servers": r.servers,
-                "mode": r.mode,
-                "actions_per_s_ratio": round(r.actions_per_s / relay.actions_per_s, 2),
-                "p50_ratio": round(r.p50_ms / relay.p50_ms, 2) if relay.p50_ms else None,
-                "p99_ratio": round(r.p99_ms / relay.p99_ms, 2) if relay.p99_ms else None,
-            }
-        )
+        for relay in (x for x in rows if x.app in RELAYS and (x.servers, x.mode) == (r.servers, r.mode)):
+            if not relay.actions_per_s:
+                continue
+            out.append(_ratio(r, relay))
     return out
+
+
+def _ratio(r: Row, relay: Row) -> dict[str, Any]:
+    return {
+        "relay": relay.app,
+        "servers": r.servers,
+        "mode": r.mode,
+        "actions_per_s_ratio": round(r.actions_per_s / relay.actions_per_s, 2),
+        "p50_ratio": round(r.p50_ms / relay.p50_ms, 2) if relay.p50_ms else None,
+        "p99_ratio": round(r.p99_ms / relay.p99_ms, 2) if relay.p99_ms else None,
+    }
 
 
 def verdicts(rows: list[Row]) -> dict[str, Any]:
@@ -622,11 +635,12 @@ def verdicts(rows: list[Row]) -> dict[str, Any]:
         out["paced_1_process_p99_under_50ms_no_loss"] = paced.p99_ms < 50 and paced.lost == 0
     for n in (1, 2):
         ours = next((r for r in rows if (r.app, r.servers, r.mode) == ("svara", n, "unpaced")), None)
-        relay = next((r for r in rows if (r.app, r.servers, r.mode) == ("relay", n, "unpaced")), None)
-        if ours and relay:
-            out[f"unpaced_{n}_process_at_least_half_the_relay"] = (
-                ours.actions_per_s >= relay.actions_per_s / 2
-            )
+        for app, floor in RELAYS.items():
+            relay = next((r for r in rows if (r.app, r.servers, r.mode) == (app, n, "unpaced")), None)
+            if ours and relay:
+                out[f"unpaced_{n}_process_at_least_half_the_{floor}_relay"] = (
+                    ours.actions_per_s >= relay.actions_per_s / 2
+                )
     return out
 
 
@@ -649,7 +663,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--spread", type=float, default=12, help="seconds over which the tables start (about one hand)"
     )
     parser.add_argument("--servers", choices=["1", "2", "both"], default="both")
-    parser.add_argument("--apps", default="svara,relay", help="which of svara,relay to run")
+    parser.add_argument(
+        "--apps", default=",".join(APPLICATIONS), help=f"which of {','.join(APPLICATIONS)} to run"
+    )
     parser.add_argument("--raise-to", type=int, default=60, help="raise while the minimum is at most this")
     parser.add_argument(
         "--database-url", default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/svara"
@@ -728,7 +744,7 @@ def main(argv: list[str] | None = None) -> None:
     print()
     for ratio in result["ratios_to_relay"]:
         print(
-            f"svara/relay, {ratio['servers']} process(es), {ratio['mode']}: "
+            f"svara/{ratio['relay']}, {ratio['servers']} process(es), {ratio['mode']}: "
             f"actions/s x{ratio['actions_per_s_ratio']}, "
             f"p50 x{ratio['p50_ratio']}, p99 x{ratio['p99_ratio']}"
         )

@@ -8,8 +8,15 @@ the real tables, so the real figures can be read as ratios to this floor.
 The protocol mirrors the table's: frames carry ``data-version``; the recipient whose turn it is
 (``version % 2`` is its seat) gets the move buttons. ``{"verb": "go"}`` starts a table once both
 seats are connected (a group message sent before a seat joined would never reach it).
-It dispatches as the table's consumer does (games/dispatch.py), so the floor is the stack as our
-consumers use it.
+
+Two of them, as two floors:
+
+- ``StockRelayConsumer`` is the stack as it comes: Channels' own dispatch, channels-redis's
+  default layer with its default settings, CPython's default collector
+  (``bench/relay_stock_asgi.py``). The issue's figure for the bare stack (about 460 relays a
+  second unpaced on this machine) is this one's.
+- ``RelayConsumer`` is the stack as our consumers use it: our dispatch (games/dispatch.py), the
+  Pub/Sub layer and the collector settings of the site's servers (``bench/relay_asgi.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ FRAME = engines["django"].from_string(
 )
 
 
-class RelayConsumer(DirectDispatch, AsyncWebsocketConsumer):
+class StockRelayConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.group = f"relay.{self.scope['url_route']['kwargs']['table_id']}"
         self.seat = int(self.scope["url_route"]["kwargs"]["seat"])
@@ -58,3 +65,7 @@ class RelayConsumer(DirectDispatch, AsyncWebsocketConsumer):
         my_turn = version > 0 and version % 2 == self.seat
         # The raise minimum climbs like a hand's stake to match, so the players' script raises, then calls.
         return FRAME.render({"version": version, "my_turn": my_turn, "raise_min": 10 * (1 + version % 8)})
+
+
+class RelayConsumer(DirectDispatch, StockRelayConsumer):
+    """The same relay dispatching as the table's consumer does."""

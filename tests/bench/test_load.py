@@ -57,14 +57,19 @@ def test_targets_are_judged_on_the_medians():
     rows = [row("svara", "paced", 100, p99) for p99 in (30, 40, 400)]
     rows += [row("svara", "unpaced", rate, 100) for rate in (160, 170, 40)]
     rows += [row("relay", "unpaced", rate, 10) for rate in (300, 310, 320)]
+    rows += [row("stock-relay", "unpaced", rate, 10) for rate in (200, 400, 350)]
 
     summary = medians(rows)
 
     assert verdicts(summary) == {
         "paced_1_process_p99_under_50ms_no_loss": True,
-        "unpaced_1_process_at_least_half_the_relay": True,
+        "unpaced_1_process_at_least_half_the_tuned_relay": True,
+        "unpaced_1_process_at_least_half_the_stock_relay": False,
     }
-    assert [r["actions_per_s_ratio"] for r in ratios(summary)] == [0.52]
+    assert [(r["relay"], r["actions_per_s_ratio"]) for r in ratios(summary)] == [
+        ("relay", 0.52),
+        ("stock-relay", 0.46),
+    ]
 
 
 def test_a_window_counts_the_actions_sent_in_it_however_late_their_update_comes():

@@ -56,6 +56,12 @@ def test_the_relay_is_tuned_like_the_site() -> None:
     assert counts["after"] > 20_000
 
 
+def test_the_stock_relay_keeps_cpythons_collector() -> None:
+    counts = _load_in_fresh_process("bench.relay_stock_asgi")
+    assert counts["after"] == 0
+    assert counts["threshold"][2] != 100
+
+
 class _Node:
     def __init__(self) -> None:
         self.other: _Node | None = None
