@@ -11,14 +11,15 @@ players at each of N tables and measures, per mode:
 Figures: actions per second, and the latency from sending an action to every player of the table
 having the update (a frame with a newer version), p50/p95/p99. An update some player never receives
 within 5 s is a loss (the player then asks for the table, as the page does on a gap). The same run
-measures the bare relay (bench/relay.py: forward to the group, render one small template per
-recipient) with the same players and sockets: the stack's own floor, so our figures read as ratios.
+measures two bare relays (bench/relay.py: forward to the group, render one small template per
+recipient) with the same players and sockets: the stack's own floor as it comes (``stock-relay``)
+and as our consumers use it (``relay``), so our figures read as ratios to each.
 
 Players' script: raise by the minimum while the stake to match is at most --raise-to, then call
 (heads-up, a call ends the betting: about 7 moves a hand), skip svara joins.
 
     python -m bench.load [--tables 200] [--unpaced-tables N] [--worker] [--seconds 20] [--repeat 1]
-                         [--mode paced|unpaced|both] [--servers 1|2|both]
+                         [--mode paced|unpaced|both] [--servers 1|2|both] [--apps svara,relay,stock-relay]
 
 ``--worker`` serves the tables with the table worker (LIVE_TABLE_WORKER and one ``manage.py
 run_table_clock`` beside the servers, its CPU reported apart); ``--unpaced-tables`` gives the
