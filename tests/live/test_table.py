@@ -65,3 +65,33 @@ def test_every_change_leaves_the_document_it_was_given_as_it_was() -> None:
     t.set_sitting_out(doc, user_id=1, sitting_out=True, now=5.0)
     t.cancel_hand(doc, notice="staff", now=6.0)
     assert orjson.dumps(doc) == before
+
+
+def test_a_played_documents_log_lines_are_not_tracked_by_the_collector_once_read() -> None:
+    """As another process reads the document (JSON), each plain log line is a dict the garbage
+    collector never walks; a document of a played hand is then mostly untracked."""
+    import gc
+
+    doc = _doc_in_play()
+    to_act = doc["hand"]["players"][t.hand_of(doc).to_act]
+    doc = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
+    doc = t.apply_move(doc, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    read = orjson.loads(orjson.dumps(doc))
+    assert len(read["log"]) >= 4
+    assert not any(gc.is_tracked(line) for line in read["log"])
+
+
+def test_a_line_of_a_document_written_before_is_worded_as_the_same_line_now() -> None:
+    now = t.entry("Hand %(number)s: %(name)s won %(pot)s", number=3, name="ann", pot=40)
+    before = {"msg": now["msg"], "args": {"number": 3, "name": "ann", "pot": 40}}
+    nested = t.entry("Hand %(number)s is cancelled: %(reason)s", number=4, reason=now)
+    nested_before = {"msg": nested["msg"], "args": {"number": 4, "reason": before}}
+    assert t.render_entry(now, translate=False) == t.render_entry(before, translate=False)
+    assert t.render_entry(now, translate=False) == "Hand 3: ann won 40"
+    assert t.render_entry(nested, translate=False) == t.render_entry(nested_before, translate=False)
+    assert t.entry_args(before) == t.entry_args(now) == {"number": 3, "name": "ann", "pot": 40}
+
+
+def test_an_entry_argument_may_not_take_the_name_of_the_old_arguments() -> None:
+    with pytest.raises(ValueError, match="args"):
+        t.entry("%(args)s", args="x")
