@@ -107,6 +107,8 @@ def test_allauth_pages_use_the_site_layout(client):
         page = client.get(url).content.decode()
         assert 'class="site-header"' in page, url
         assert "· Svara room</title>" in page, url
+        assert '<main id="main" class="auth">' in page, url  # the forms' look (static/css/site.css)
+    assert '<main id="main">' in client.get("/").content.decode()  # only allauth's pages are "auth"
 
 
 # --- passwords ---
