@@ -48,7 +48,7 @@ def test_sign_up_gives_1000_chips_and_logs_in(client):
     assert LedgerTransaction.objects.filter(kind="signup_bonus").count() == 1
 
     page = client.get(reverse("profile")).content.decode()
-    assert '<strong id="wallet-balance">1000</strong>' in page
+    assert '<strong id="wallet-balance">1,000</strong>' in page
     assert "sign-up bonus" in page
 
 
@@ -164,7 +164,7 @@ def test_claiming_the_daily_bonus_twice_grants_once(client, signed_in):
     assert "already claimed today&#x27;s bonus" in second.content.decode()
     assert wallet_balance(user=signed_in) == 1500
     assert LedgerTransaction.objects.filter(kind="daily_bonus").count() == 1
-    assert '<strong id="wallet-balance">1500</strong>' in second.content.decode()
+    assert '<strong id="wallet-balance">1,500</strong>' in second.content.decode()
 
 
 def test_claims_are_post_only(client, signed_in):

@@ -64,3 +64,56 @@ def test_log_in_and_sign_up_forms_have_the_site_look(
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:
         page.context.close()
+
+
+def _contrast(page: Page, selector: str) -> float:
+    """WCAG contrast of an element's text against the first opaque background behind it."""
+    return page.eval_on_selector(
+        selector,
+        """e => {
+          const rgb = s => s.match(/[\\d.]+/g).map(Number);
+          const lum = ([r, g, b]) => {
+            const c = [r, g, b].map(v => {
+              v /= 255;
+              return v <= .03928 ? v / 12.92 : ((v + .055) / 1.055) ** 2.4;
+            });
+            return .2126 * c[0] + .7152 * c[1] + .0722 * c[2];
+          };
+          let node = e, bg = null;
+          while (node && !bg) {
+            const b = rgb(getComputedStyle(node).backgroundColor);
+            if (b.length === 3 || b[3] > 0) bg = b.slice(0, 3);
+            node = node.parentElement;
+          }
+          const [a, b] = [lum(rgb(getComputedStyle(e).color)), lum(bg || [255, 255, 255])];
+          return (Math.max(a, b) + .05) / (Math.min(a, b) + .05);
+        }""",
+    )
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_profile_reads_clearly(
+    site_server: LiveServer, browser: Browser, viewport: dict[str, int]
+) -> None:
+    page = browser.new_context(viewport=viewport).new_page()
+    name = f"looks{viewport['width']}"
+    try:
+        page.goto(site_server.url + "/accounts/signup/")
+        page.fill("#id_username", name)
+        page.fill("#id_email", f"{name}@example.com")
+        page.fill("#id_password1", "Svara-look-Pass-73")
+        page.fill("#id_password2", "Svara-look-Pass-73")
+        page.locator("main form:has(#id_email) button[type=submit]").click()
+        page.wait_for_selector("#nav-balance")
+        page.goto(site_server.url + "/profile/")
+        # Written as the header writes it, and legible (it once sat dark on the header's dark pill).
+        assert page.inner_text("#wallet-balance") == page.inner_text("#nav-balance .amount") == "1,000"
+        assert _contrast(page, "#wallet-balance") >= 4.5
+        assert _contrast(page, ".wallet-amount") >= 4.5
+        assert _style(page, "main .claim button", "background-color") == ACCENT
+        assert page.inner_text("table.ledger td.amount") == "+1,000"
+        if viewport is DESKTOP:
+            assert _style(page, "table.ledger td.amount", "text-align") == "right"
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        page.context.close()
