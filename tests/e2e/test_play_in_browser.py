@@ -261,6 +261,20 @@ def test_two_players_and_a_spectator_play_three_hands(site_server: LiveServer, b
         expect(person.page.locator("#table-pot")).to_contain_text(f"Hand 3: {n.name} won", timeout=WAIT_MS)
     shot(ann, "table-after-svara-desktop.png")
 
+    # ---- bob, on the phone, finds the three hands in "My hands", each a card that fits the screen.
+    bob.page.goto(url + "/hands/")
+    for _ in range(20):  # the last hand is settled a moment after its result is shown
+        if bob.page.locator(".hh-hands tbody tr").count() == 3:
+            break
+        bob.page.wait_for_timeout(250)
+        bob.page.reload()
+    expect(bob.page.locator(".hh-hands tbody tr")).to_have_count(3)
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(bob, "my-hands-phone.png")
+    bob.page.get_by_role("link", name="Replay").first.click()
+    expect(bob.page.locator(".hh-replay")).to_be_visible()
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
     # ---- every frame every browser received, checked afterwards.
     for person in everyone:
         check_frames(person, seen_roles, spectator=person is cat)
