@@ -212,6 +212,7 @@ def test_two_players_and_a_spectator_play_three_hands(site_server: LiveServer, b
         assert set(LABEL_RE.findall(person.page.content())) == mine, person.name
     shot(ann, "table-midhand-desktop.png")
     shot(bob, "table-midhand-phone.png")
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the table fits
     shot(cat, "table-midhand-spectator.png")
     d.page.reload()
     expect(d.page.locator("#table-connection")).to_have_text("connected")
