@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from games.engine.cards import Card
 from games.engine.hand import BETTING, FINISHED, JOIN
 from games.engine.handfile import HandFileError, load_hand_file, start_hand
+from games.live.table import shown_name
 from games.models import STAKES, HandPlayer, PlayedHand
 from games.rules_content import CardFace, card_face
 
@@ -232,7 +233,7 @@ def replay_steps(*, record: object, seat: int | None) -> list[Step]:
         hand = start_hand(hand_file)
     except HandFileError as exc:
         raise ReplayError(str(exc)) from None
-    names = hand_file.names
+    names = [shown_name(name) for name in hand_file.names]
     log: list[Action] = []
     steps = [_step(view=hand.view_for(seat), seat=seat, number=0, log=log)]
     for move in hand_file.actions:
@@ -255,14 +256,14 @@ def _faces(cards: list[Card] | None) -> list[CardFace] | None:
 
 def _step(*, view: dict[str, Any], seat: int | None, number: int, log: list[Action]) -> Step:
     # Only ``view`` (the engine's view for this seat) is read here: it is what decides what was seen.
-    names = [p["name"] for p in view["players"]]
+    names = [shown_name(p["name"]) for p in view["players"]]
     seats = []
     for p in view["players"]:
         cards = _faces(p["cards"])
         seats.append(
             SeatView(
                 index=p["seat"],
-                name=p["name"],
+                name=shown_name(p["name"]),
                 chips=p["chips"],
                 bet=p["bet"],
                 in_hand=p["in_hand"],

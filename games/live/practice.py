@@ -11,7 +11,6 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.bots import LEVELS
@@ -23,11 +22,7 @@ from games.models import Seat, Table
 PRACTICE_STAKE = 10
 PRACTICE_CHIPS = 500
 PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
-LEVEL_NAMES = {
-    "easy": gettext_noop("Computer (easy)"),
-    "normal": gettext_noop("Computer (normal)"),
-    "hard": gettext_noop("Computer (hard)"),
-}
+LEVEL_NAMES = t.COMPUTER_NAMES
 
 Refused = t.Refused
 

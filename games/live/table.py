@@ -55,6 +55,15 @@ TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
 # applied once. 64 of them were a fifth of the document every change writes and announces.
 ACTION_IDS_KEPT = 16
 LOG_KEPT = 40
+# The computer's seat names, by level: stored in English (as msgids) in the seat, the log and the
+# hand file, and shown in the viewer's language. No username can equal one (usernames hold no
+# spaces or brackets), so a name is translated exactly when it is one of these.
+COMPUTER_NAMES = {
+    "easy": gettext_noop("Computer (easy)"),
+    "normal": gettext_noop("Computer (normal)"),
+    "hard": gettext_noop("Computer (hard)"),
+}
+_COMPUTER_NAME_SET = frozenset(COMPUTER_NAMES.values())
 VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
 
 
@@ -208,9 +217,16 @@ def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], 
         if isinstance(value, dict):
             value = render_entry(value, translate=translate, gettext=gettext)
         elif isinstance(value, list):
-            value = _join_names([str(v) for v in value], word)
+            value = _join_names([shown_name(str(v), gettext=word) for v in value], word)
+        elif isinstance(value, str):
+            value = shown_name(value, gettext=word)
         args[key] = value
     return word(item["msg"]) % args if args else word(item["msg"])
+
+
+def shown_name(name: str, *, gettext: Callable[[str], str] = _) -> str:
+    """A seat's name as a viewer sees it: the computer's in their language, a player's as it is."""
+    return gettext(name) if name in _COMPUTER_NAME_SET else name
 
 
 def _join_names(names: list[str], word: Any) -> str:

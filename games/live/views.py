@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
-from games.live.table import Doc, ended_chips, hand_of, position_of, render_entry
+from games.live.table import Doc, ended_chips, hand_of, position_of, render_entry, shown_name
 from games.rules_content import card_name
 from svara_site.jinja2 import active_words
 
@@ -81,7 +81,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
             {
                 "position": pos,
                 "empty": False,
-                "name": seat["name"],
+                "name": shown_name(seat["name"]),
                 "user_id": seat["user_id"],
                 "chips": player["chips"] if player else final.get(pos, seat["chips"]),
                 "bet": player["bet"] if player else 0,
@@ -252,7 +252,7 @@ def _last_view(doc: Doc) -> dict[str, Any]:
         "server_seed": last["server_seed"],
         "client_seeds": last["client_seeds"],
         "pot": last["pot"],
-        "winner_name": winner["name"] if winner else None,
+        "winner_name": shown_name(winner["name"]) if winner else None,
     }
 
 

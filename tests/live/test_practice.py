@@ -8,11 +8,15 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.management import call_command
+from django.utils import translation
 
 from accounts.models import LedgerAccount
 from accounts.services import wallet_balance
+from games.consumers import render_regions
 from games.engine.hand import Hand
+from games.history import replay_steps
 from games.live import practice, service
+from games.live.views import build_view
 from games.models import PlayedHand, Seat, Table
 from tests.live.tablekit import make_player
 
@@ -69,6 +73,27 @@ async def test_practice_hand_against_the_computer_leaves_the_wallet_alone():
     )()
     assert sum(chips) == 1000 and chips != [500, 500]
     await sync_to_async(call_command)("audit_chips")
+
+
+async def test_the_computer_is_named_in_the_viewers_language_on_the_table_in_the_log_and_in_the_replay():
+    ann = await sync_to_async(make_player)("ann")
+    table_id = await practice.practice_start(user=ann, level="hard")
+    await human_plays_until_a_hand_ends(table_id, ann)
+    state = await service.load_table_state(table_id)
+    assert "Computer (hard)" in [s["name"] for s in state.doc["seats"] if s]  # stored in English
+    record = await sync_to_async(PlayedHand.objects.get)(table_id=table_id, number=1)
+    for language, name, other in (
+        ("bg", "Компютър (труден)", "Computer (hard)"),
+        ("en", "Computer (hard)", "Компютър"),
+    ):
+        with translation.override(language):
+            view = build_view(state.doc, user_id=ann.pk, version=state.version)
+            assert [s["name"] for s in view["seats"] if not s["empty"]] == ["ann", name]
+            html = render_regions(view=view)
+            assert name in html and other not in html  # the seats, the log and the last result
+            steps = await sync_to_async(replay_steps)(record=record.record, seat=0)
+            assert [seat.name for seat in steps[-1].seats] == ["ann", name]
+            assert all(a.name in ("ann", name) for a in steps[-1].log)
 
 
 async def test_one_practice_table_at_a_time_and_leaving_closes_it():

@@ -95,3 +95,16 @@ def test_a_line_of_a_document_written_before_is_worded_as_the_same_line_now() ->
 def test_an_entry_argument_may_not_take_the_name_of_the_old_arguments() -> None:
     with pytest.raises(ValueError, match="args"):
         t.entry("%(args)s", args="x")
+
+
+def test_the_computers_name_in_a_line_is_the_viewers_and_a_players_stays_as_typed() -> None:
+    from django.utils import translation
+
+    won = t.entry("Hand %(number)s: %(name)s won %(pot)s", number=3, name="Computer (normal)", pot=40)
+    tie = t.entry("%(names)s tie", names=["ann", "Computer (easy)"])
+    with translation.override("bg"):
+        assert "Компютър (нормален)" in t.render_entry(won)
+        assert t.render_entry(tie).startswith("ann и Компютър (лесен)")
+        assert t.render_entry(t.entry("%(name)s sits out", name="Computer")).startswith("Computer ")
+        assert t.shown_name("ann") == "ann"
+    assert t.render_entry(won, translate=False) == "Hand 3: Computer (normal) won 40"  # as stored, for staff
