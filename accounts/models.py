@@ -154,6 +154,7 @@ class LedgerEntry(models.Model):
     amount = models.BigIntegerField()
 
     class Meta:
+        verbose_name_plural = "ledger entries"  # not "entrys"
         ordering = ["pk"]
         constraints = [
             models.UniqueConstraint(fields=["transaction", "account"], name="ledger_entry_one_per_account"),

@@ -1,6 +1,12 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy
+
+# The staff's panel says whose it is, not "Django administration".
+admin.site.site_header = gettext_lazy("Svara room: staff")
+admin.site.site_title = gettext_lazy("Svara room: staff")
+admin.site.index_title = gettext_lazy("Running the room")
 
 urlpatterns = [
     path("admin/", admin.site.urls),

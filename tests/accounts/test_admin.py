@@ -137,3 +137,12 @@ def test_the_ledger_is_read_only_in_the_admin(admin_client, target, staff, model
     before = snapshot()
     admin_client.post(reverse(f"admin:accounts_{name}_change", args=[obj.pk]), {"balance": "999999"})
     assert snapshot() == before
+
+
+def test_the_panel_is_the_rooms_and_names_its_models_in_good_english(admin_client):
+    page = admin_client.get(reverse("admin:index")).content.decode()
+    assert "Svara room: staff" in page and "Running the room" in page
+    assert "Django administration" not in page
+    assert "Ledger entries" in page and "Ledger entrys" not in page
+    bg = admin_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="bg").content.decode()
+    assert "Свара: персонал" in bg
