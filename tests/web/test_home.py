@@ -18,3 +18,18 @@ def test_static_files_are_found_for_the_asgi_handler():
 
     assert finders.find("css/site.css")
     assert finders.find("django_htmx/htmx-2.min.js")
+
+
+@pytest.mark.django_db
+def test_every_page_names_the_rooms_tab_icon(client):
+    from xml.etree import ElementTree
+
+    from django.contrib.staticfiles import finders
+
+    for path in ("/", "/rules/", "/no-such-page/"):
+        assert (
+            '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">'
+            in client.get(path).content.decode()
+        )
+    icon = ElementTree.parse(finders.find("favicon.svg")).getroot()  # a well-formed SVG
+    assert icon.tag == "{http://www.w3.org/2000/svg}svg" and icon.get("viewBox") == "0 0 32 32"
