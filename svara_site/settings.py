@@ -171,6 +171,7 @@ CACHES = {
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
 
+FORMAT_MODULE_PATH = ["svara_site.formats"]  # Bulgarian numbers grouped by thousands
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("bg", "Български")]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -203,6 +203,15 @@ def test_a_password_reset_e_mail_asked_for_in_bulgarian_is_in_bulgarian(ann):
     assert mail.outbox[1].body.startswith("Hello from the Svara room!")
 
 
+def test_chip_counts_are_grouped_by_thousands_in_both_languages(ann):
+    for language, thousand in (("en", "1,000"), ("bg", "1\xa0000")):
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        client.force_login(ann)
+        page = client.get("/profile/").content.decode()
+        assert f'<span class="amount">{thousand}</span>' in page, language  # the header
+        assert f'<strong id="wallet-balance">{thousand}</strong>' in page, language
+
+
 # ---------------------------------------------------------------- the catalogue
 
 PYTHON_FORMAT = re.compile(r"%\((\w+)\)[sd]")
