@@ -38,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -208,13 +209,17 @@ def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], 
     ``gettext`` may be the active language's own (a catalogue's bound method), which a caller
     wording a whole log passes to skip Django's lookup of the active language for every line.
     A plain string (a line of an older document, a staff member's reason) is shown as it is.
+    Numbers from 1,000 are grouped as the language writes them (1,000; 1 000), as on the pages.
     """
     if not isinstance(item, dict):
         return str(item)
     word = (gettext or _) if translate else str
     args = {}
     for key, value in entry_args(item).items():
-        if isinstance(value, dict):
+        if type(value) is int:
+            if translate and not -1000 < value < 1000:
+                value = number_format(value, force_grouping=True)
+        elif isinstance(value, dict):
             value = render_entry(value, translate=translate, gettext=gettext)
         elif isinstance(value, list):
             value = _join_names([shown_name(str(v), gettext=word) for v in value], word)

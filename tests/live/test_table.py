@@ -108,3 +108,16 @@ def test_the_computers_name_in_a_line_is_the_viewers_and_a_players_stays_as_type
         assert t.render_entry(t.entry("%(name)s sits out", name="Computer")).startswith("Computer ")
         assert t.shown_name("ann") == "ann"
     assert t.render_entry(won, translate=False) == "Hand 3: Computer (normal) won 40"  # as stored, for staff
+
+
+def test_chip_counts_in_a_line_are_grouped_as_the_language_writes_them() -> None:
+    from django.utils import translation
+
+    line = t.entry("%(name)s sits down with %(chips)s", name="ann", chips=50000)
+    small = t.entry("%(name)s raises to %(amount)s", name="ann", amount=999)
+    with translation.override("en"):
+        assert t.render_entry(line) == "ann sits down with 50,000"
+        assert t.render_entry(small) == "ann raises to 999"
+    with translation.override("bg"):
+        assert "50\xa0000" in t.render_entry(line)
+    assert t.render_entry(line, translate=False) == "ann sits down with 50000"  # as stored
