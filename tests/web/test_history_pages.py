@@ -147,6 +147,27 @@ def test_the_last_step_shows_the_stored_result(players):
         assert f"{result['winner']} wins the pot of {result['pot']}" in html
 
 
+def test_a_high_stakes_replay_writes_chip_counts_grouped(players):
+    big = {
+        **SVARA,
+        "stake": 1000,
+        "players": [{**p, "chips": 50_000} for p in SVARA["players"]],
+        "actions": [[*a[:2], a[2] * 100] if len(a) == 3 else a for a in SVARA["actions"]],
+    }
+    hand = stored_hand(hand_file=big, users=players, number=1)
+    result = hand.record["result"]
+    assert result["pot"] >= 1000
+    client = logged_in(players["ann"])
+    html = step_html(client, hand, 999)
+    assert f'data-pot="{result["pot"]}"' in html  # the data stays plain
+    assert f"wins the pot of {result['pot']:,}" in html
+    assert f"<strong>{result['chips']['ann']:,}</strong>" in html
+    assert "raises to 1,000" in step_html(client, hand, 1)
+    mine = client.get("/hands/").content.decode()
+    net = result["chips"]["ann"] - 50_000
+    assert f'<span class="hh-net">+{net:,}</span>' in mine
+
+
 @pytest.mark.django_db
 def test_step_links_work_without_javascript_and_with_htmx(players):
     hand = stored_hand(hand_file=FOLD_AND_SHOWDOWN, users=players)
