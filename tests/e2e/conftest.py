@@ -21,11 +21,15 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
 from tests.conftest import service_missing
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -165,3 +169,14 @@ def browser(chromium_path: str) -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+def sign_up_in(page: Page, url: str, name: str, password: str = "Svara-e2e-Pass-91") -> None:
+    """Sign up through the real form as ``name`` and wait for the header's wallet (signed in)."""
+    page.goto(url + "/accounts/signup/")
+    page.fill("#id_username", name)
+    page.fill("#id_email", f"{name}@example.com")
+    page.fill("#id_password1", password)
+    page.fill("#id_password2", password)
+    page.locator("main form:has(#id_email) button[type=submit]").click()
+    page.wait_for_selector("#nav-balance")

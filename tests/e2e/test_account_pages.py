@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.e2e.conftest import LiveServer
+from tests.e2e.conftest import LiveServer, sign_up_in
 
 pytestmark = pytest.mark.browser
 
@@ -98,13 +98,7 @@ def test_the_profile_reads_clearly(
     page = browser.new_context(viewport=viewport).new_page()
     name = f"looks{viewport['width']}"
     try:
-        page.goto(site_server.url + "/accounts/signup/")
-        page.fill("#id_username", name)
-        page.fill("#id_email", f"{name}@example.com")
-        page.fill("#id_password1", "Svara-look-Pass-73")
-        page.fill("#id_password2", "Svara-look-Pass-73")
-        page.locator("main form:has(#id_email) button[type=submit]").click()
-        page.wait_for_selector("#nav-balance")
+        sign_up_in(page, site_server.url, name)
         page.goto(site_server.url + "/profile/")
         # Written as the header writes it, and legible (it once sat dark on the header's dark pill).
         assert page.inner_text("#wallet-balance") == page.inner_text("#nav-balance .amount") == "1,000"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.e2e.conftest import LiveServer
+from tests.e2e.conftest import LiveServer, sign_up_in
 
 pytestmark = pytest.mark.browser
 
@@ -40,13 +40,7 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
             page.goto(site_server.url + path)
             wide[path] = _too_wide(page)
         name = f"narrow{language}"
-        page.goto(site_server.url + "/accounts/signup/")
-        page.fill("#id_username", name)
-        page.fill("#id_email", f"{name}@example.com")
-        page.fill("#id_password1", "Svara-narrow-Pass-8")
-        page.fill("#id_password2", "Svara-narrow-Pass-8")
-        page.locator("main form:has(#id_email) button[type=submit]").click()
-        page.wait_for_selector("#nav-balance")
+        sign_up_in(page, site_server.url, name)
         assert page.locator("html").get_attribute("lang") == language
         for path in SIGNED_IN:
             page.goto(site_server.url + path)

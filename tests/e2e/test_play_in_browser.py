@@ -20,11 +20,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine.cards import RANKS, SUITS, parse_card
 from games.live.views import card_view
-from tests.e2e.conftest import ARTIFACTS, LiveServer
+from tests.e2e.conftest import ARTIFACTS, LiveServer, sign_up_in
 
 pytestmark = pytest.mark.browser
 
-PASSWORD = "Svara-e2e-Pass-91"
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 WAIT_MS = 20_000  # a hand starts 3 s after the last player is ready, 4 s after the last one ended
@@ -79,14 +78,8 @@ def _text(payload: str | bytes) -> str:
 
 
 def sign_up(person: Person, url: str) -> None:
-    page = person.page
-    page.goto(url + "/accounts/signup/")
-    page.fill("#id_username", person.name)
-    page.fill("#id_email", f"{person.name}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.locator("main form button[type=submit]").click()
-    expect(page.locator("#nav-balance")).to_contain_text("1,000")  # the sign-up grant, in the header
+    sign_up_in(person.page, url, person.name)
+    expect(person.page.locator("#nav-balance")).to_contain_text("1,000")  # the sign-up grant, in the header
 
 
 def stack(url: str, table_id: int, *deals: list[str]) -> None:
