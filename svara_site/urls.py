@@ -1,7 +1,9 @@
 from django.conf import settings
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
 from django.utils.translation import gettext_lazy
+from django.views.generic import RedirectView
 
 # The staff's panel says whose it is, not "Django administration".
 admin.site.site_header = gettext_lazy("Svara room: staff")
@@ -9,6 +11,8 @@ admin.site.site_title = gettext_lazy("Svara room: staff")
 admin.site.index_title = gettext_lazy("Running the room")
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico where a page names no icon (a downloaded hand file, say).
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -33,3 +33,8 @@ def test_every_page_names_the_rooms_tab_icon(client):
         )
     icon = ElementTree.parse(finders.find("favicon.svg")).getroot()  # a well-formed SVG
     assert icon.tag == "{http://www.w3.org/2000/svg}svg" and icon.get("viewBox") == "0 0 32 32"
+
+
+def test_the_old_icon_address_leads_to_the_rooms_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/favicon.svg"
