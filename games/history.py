@@ -258,12 +258,12 @@ def _step(*, view: dict[str, Any], seat: int | None, number: int, log: list[Acti
     # Only ``view`` (the engine's view for this seat) is read here: it is what decides what was seen.
     names = [shown_name(p["name"]) for p in view["players"]]
     seats = []
-    for p in view["players"]:
+    for p, name in zip(view["players"], names, strict=True):
         cards = _faces(p["cards"])
         seats.append(
             SeatView(
                 index=p["seat"],
-                name=shown_name(p["name"]),
+                name=name,
                 chips=p["chips"],
                 bet=p["bet"],
                 in_hand=p["in_hand"],

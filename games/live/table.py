@@ -38,12 +38,12 @@ from collections.abc import Callable
 from typing import Any
 
 import orjson
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
 from games.engine.hand import FINISHED, JOIN, Hand, IllegalAction
+from svara_site.jinja2 import chips
 
 Doc = dict[str, Any]
 
@@ -209,7 +209,7 @@ def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], 
     ``gettext`` may be the active language's own (a catalogue's bound method), which a caller
     wording a whole log passes to skip Django's lookup of the active language for every line.
     A plain string (a line of an older document, a staff member's reason) is shown as it is.
-    Numbers from 1,000 are grouped as the language writes them (1,000; 1 000), as on the pages.
+    Chip counts are grouped as the table's regions write them (``chips``: 1,000; 1 000).
     """
     if not isinstance(item, dict):
         return str(item)
@@ -217,8 +217,7 @@ def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], 
     args = {}
     for key, value in entry_args(item).items():
         if type(value) is int:
-            if translate and not -1000 < value < 1000:
-                value = number_format(value, force_grouping=True)
+            value = chips(value) if translate else value
         elif isinstance(value, dict):
             value = render_entry(value, translate=translate, gettext=gettext)
         elif isinstance(value, list):
@@ -603,8 +602,8 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     doc = copy_doc(doc)
     if not doc["ended"]:
         return doc
-    for pos, chips in ended_chips(doc).items():
-        doc["seats"][pos]["chips"] = chips
+    for pos, count in ended_chips(doc).items():
+        doc["seats"][pos]["chips"] = count
     for pos, seat in enumerate(doc["seats"]):
         if seat and seat["user_id"] in left:
             doc["seats"][pos] = None
