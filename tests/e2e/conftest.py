@@ -26,7 +26,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
-from tests.conftest import service_missing
+from tests.conftest import IN_CI, service_missing
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -99,7 +99,7 @@ def _wait_until_serving(url: str, proc: subprocess.Popen, timeout: float = 30) -
 @pytest.fixture(scope="module")
 def chromium_path() -> str:
     if not os.path.exists(CHROMIUM):
-        service_missing(f"{CHROMIUM} is missing (apt-get install chromium)")
+        service_missing(f"{CHROMIUM} is missing (apt-get install chromium)", required=IN_CI)
     return CHROMIUM
 
 

@@ -60,16 +60,3 @@ async def make_store(request: pytest.FixtureRequest, redis_prefix: str) -> Async
 @pytest.fixture
 def store(make_store: MakeStore) -> StateStore:
     return make_store()
-
-
-@pytest.fixture(autouse=True)
-async def stop_turn_clocks() -> AsyncIterator[None]:
-    """A test that connects a table socket starts this loop's turn clock: stop it with the test,
-    and let the commands its sockets sent finish (a hand's settlement may outlive the sockets),
-    or the database would be flushed under a running transaction."""
-    yield
-    from games.consumers import drain_commands
-    from games.live import service
-
-    await service.stop_clocks()
-    await drain_commands()
