@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.engine.fairness import new_server_seed, seed_hash
+from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
 from games.live import announced, records
 from games.live import table as t
 from games.live.clock import TurnClock
@@ -48,7 +48,6 @@ from games.live.store import (
 log = logging.getLogger(__name__)
 
 Refused = t.Refused
-MAX_CLIENT_SEED = 64
 
 
 LOBBY_GROUP = "lobby"
@@ -129,9 +128,12 @@ async def update_table(
     """
     store = store or get_state_store()
     elsewhere = clock_runs_elsewhere()
+    wrote = False  # whether the last decision of ``change`` wrote: an unchanged table is not announced
 
     def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
+        nonlocal wrote
         doc = change(current)
+        wrote = doc is not None
         if doc is None:
             return None
         if doc is current.doc:
@@ -147,7 +149,8 @@ async def update_table(
     except TableMissing:
         await load_table_state(table_id)
         state = await retry_update(store, _key(table_id), fn)
-    await _broadcast(table_id, state)
+    if wrote:
+        await _broadcast(table_id, state)
     if settle_ended and state.doc.get("ended") and not elsewhere:
         state = await settle(table_id=table_id)
     return state
@@ -265,9 +268,12 @@ async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Vers
 
 
 async def table_set_client_seed(*, user: User, table_id: int, client_seed: object) -> Versioned:
-    if not isinstance(client_seed, str) or not 1 <= len(client_seed.strip()) <= MAX_CLIENT_SEED:
-        raise Refused(_("a client seed is 1 to %(most)s characters") % {"most": MAX_CLIENT_SEED})
-    seed = client_seed.strip()
+    seed = client_seed.strip() if isinstance(client_seed, str) else None
+    if not is_settable_client_seed(seed):
+        raise Refused(
+            _("a client seed is 1 to %(most)s letters, digits, punctuation marks, symbols or spaces")
+            % {"most": MAX_CLIENT_SEED_CHARS}
+        )
     state = await update_table(
         table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed)
     )
@@ -278,10 +284,9 @@ async def table_set_client_seed(*, user: User, table_id: int, client_seed: objec
 
 
 def _whole(value: object, what: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    number = t.whole_number(value)
+    if number is not None:
+        return number
     # One sentence per field: the words around it change with it in Bulgarian.
     messages = {
         "seat": gettext_noop("the seat must be a whole number"),
