@@ -139,7 +139,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def send(self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False) -> None:
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
         if not self.closed:
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
@@ -161,7 +163,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         task.add_done_callback(_in_flight.discard)
 
     async def _close_for_flooding(self) -> None:
-        log.warning("table %s: socket of user %s closed, over its message budget", self.table_id, self.user.pk)
+        log.warning(
+            "table %s: socket of user %s closed, over its message budget", self.table_id, self.user.pk
+        )
         self.closed = True
         await self.close(code=socket_limits.POLICY_VIOLATION)
 

@@ -366,14 +366,22 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
 
 
-def cancel_open_hands(*, table_id: int, reason: str, staff_user: User | None = None) -> list[int]:
-    """Hands in play that the store no longer has: cancelled; the ledger never moved for them."""
+def open_hand_numbers(*, table_id: int, numbered_up_to: int | None = None) -> list[int]:
+    """The table's hands in play in the database (up to a number, when given)."""
+    hands = PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.IN_PLAY)
+    if numbered_up_to is not None:
+        hands = hands.filter(number__lte=numbered_up_to)
+    return list(hands.order_by("number").values_list("number", flat=True))
+
+
+def cancel_open_hands(
+    *, table_id: int, reason: str, staff_user: User | None = None, numbered_up_to: int | None = None
+) -> list[int]:
+    """Hands in play that the store no longer has: cancelled; the ledger never moved for them.
+
+    ``numbered_up_to``: only hands numbered up to then (a rebuilt table may deal newer ones)."""
     with transaction.atomic():
-        numbers = list(
-            PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.IN_PLAY).values_list(
-                "number", flat=True
-            )
-        )
+        numbers = open_hand_numbers(table_id=table_id, numbered_up_to=numbered_up_to)
         if numbers:
             PlayedHand.objects.filter(table_id=table_id, number__in=numbers).update(
                 status=PlayedHand.Status.CANCELLED, ended_at=timezone.now()

@@ -170,25 +170,33 @@ async def load_table_state(table_id: int) -> Versioned:
     state = await store.get(_key(table_id))
     if state is not None:
         return state
-    doc, cancelled = await database_sync_to_async(_rebuild_doc)(table_id)
+    doc, numbered = await database_sync_to_async(_rebuild_doc)(table_id)
     try:
         state = await store.create(_key(table_id), doc, deadline=_deadline(doc))
-    except TableExists:
+    except TableExists:  # another process rebuilt it first, and cancels what it must
         state = await store.get(_key(table_id))
         assert state is not None
+        return state
+    # Only the rebuild that won cancels, and only the hands numbered before it read the table: a
+    # hand numbered since is one the new table deals (its seed must stay secret), and a rebuild
+    # that lost may have read the database before it was dealt.
+    cancelled = await in_db(records.cancel_open_hands)(
+        table_id=table_id, reason="the table was restarted", numbered_up_to=numbered
+    )
     if cancelled:
         log.warning("table %s rebuilt; hands %s cancelled", table_id, cancelled)
     await _broadcast(table_id, state)
     return state
 
 
-def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
+def _rebuild_doc(table_id: int) -> tuple[t.Doc, int]:
+    """The table as the database has it, and the number of the last hand numbered then."""
     table = records.load_table(table_id)
-    cancelled = records.cancel_open_hands(table_id=table_id, reason="the table was restarted")
+    open_hands = records.open_hand_numbers(table_id=table_id, numbered_up_to=table.hands_started)
     doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
     doc["epoch"] = secrets.token_hex(4)
     doc["touched"] = time.time()
-    if cancelled:
+    if open_hands:
         t.set_notice(
             doc,
             t.entry(
@@ -198,7 +206,7 @@ def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
             ),
         )
     t.schedule_start(doc, now=time.time())
-    return doc, cancelled
+    return doc, table.hands_started
 
 
 # ---------------------------------------------------------------- seats
@@ -367,10 +375,25 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     number, started = await in_db(records.begin_hand_record)(
         table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed), lineup=lineup
     )
-    started_at = started.isoformat()
+    return await deal_numbered_hand(
+        table_id=table_id,
+        number=number,
+        started_at=started.isoformat(),
+        seed=seed,
+        lineup=lineup,
+        epoch=state.doc.get("epoch"),
+    )
+
+
+async def deal_numbered_hand(
+    *, table_id: int, number: int, started_at: str, seed: str, lineup: records.Lineup, epoch: str | None
+) -> Versioned:
+    """Deal the hand the database numbered, into the life of the table (``epoch``) it was numbered
+    for. If the store lost the table meanwhile, the rebuild cancelled that hand and may show its
+    seed: it is never dealt into the new table, whose next hand gets a number and seed of its own."""
 
     def change(current: Versioned) -> t.Doc | None:
-        if current.doc["hand"] or current.doc["ended"]:
+        if current.doc["hand"] or current.doc["ended"] or current.doc.get("epoch") != epoch:
             return None
         return t.start_hand(
             current.doc, number=number, now=time.time(), started_at=started_at, server_seed=seed

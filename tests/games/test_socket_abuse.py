@@ -32,7 +32,7 @@ async def _refused(viewer, message: str) -> str:
     """Send raw text; the error frame that answers it."""
     await viewer.drain()
     await viewer.comm.send_to(text_data=message)
-    frame = await viewer.until(lambda f: '<p class="error">' in f)
+    await viewer.until(lambda f: '<p class="error">' in f)
     return viewer.error() or ""
 
 
@@ -81,7 +81,7 @@ async def test_a_malformed_move_is_refused_and_changes_nothing(fields, error) ->
         NESTED,
         '{"verb": "sync", "x": ' + NESTED + "}",
         json.dumps({"verb": "sit", "position": "²", "buy_in": "500"}),
-        json.dumps({"verb": "sit", "position": "0", "buy_in": "５００"}),  # full-width digits
+        json.dumps({"verb": "sit", "position": "0", "buy_in": "\uff15\uff10\uff10"}),  # full-width 500
         json.dumps({"verb": "add", "amount": "¹⁰⁰"}),
         '{"verb": "seed", "client_seed": "\\ud800x"}',  # a lone surrogate: no UTF-8 form
         json.dumps({"verb": "seed", "client_seed": "ab\x00cd"}),  # PostgreSQL's jsonb refuses NUL
@@ -95,12 +95,16 @@ async def test_malformed_table_commands_are_refused_and_change_nothing(message) 
     cem = await sync_to_async(make_player)("cem")
     c = await connect(cem, table.pk)
     before = await service.load_table_state(table.pk)
-    seeds_before = await database_sync_to_async(lambda: sorted(Seat.objects.values_list("client_seed", flat=True)))()
+    seeds_before = await database_sync_to_async(
+        lambda: sorted(Seat.objects.values_list("client_seed", flat=True))
+    )()
     for viewer in (a, c):  # a seated player and a spectator
         assert await _refused(viewer, message)
     after = await service.load_table_state(table.pk)
     assert (after.version, after.doc) == (before.version, before.doc)
-    seeds_after = await database_sync_to_async(lambda: sorted(Seat.objects.values_list("client_seed", flat=True)))()
+    seeds_after = await database_sync_to_async(
+        lambda: sorted(Seat.objects.values_list("client_seed", flat=True))
+    )()
     assert seeds_after == seeds_before
 
 
