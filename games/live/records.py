@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -364,6 +365,21 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             unique_fields=["hand", "user"],
             update_fields=["position", "chips_before", "chips_after", "won"],
         )
+
+
+def tables_in_play() -> list[int]:
+    """Open tables the store should hold: a hand in play, or at least two seats not sitting out
+    (their next hand is due). Two indexed queries, whatever the number of tables."""
+    with_hands = PlayedHand.objects.filter(status=PlayedHand.Status.IN_PLAY).values("table_id")
+    ready = (
+        Seat.objects.filter(sitting_out=False, table__status=Table.Status.OPEN)
+        .values("table_id")
+        .annotate(ready=Count("pk"))
+        .filter(ready__gte=2)
+        .values("table_id")
+    )
+    ids = Table.objects.filter(status=Table.Status.OPEN).filter(Q(pk__in=with_hands) | Q(pk__in=ready))
+    return sorted(ids.values_list("pk", flat=True))
 
 
 def open_hand_numbers(*, table_id: int, numbered_up_to: int | None = None) -> list[int]:

@@ -451,8 +451,23 @@ SWEEP_EVERY = 5.0
 _clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock | None, asyncio.Task]] = {}
 
 
+# table id -> (failures in a row, not before): a table whose deadline keeps failing is retried
+# later and later instead of every sweep, and never holds up the others.
+_failing: dict[str, tuple[int, float]] = {}
+RETRY_FIRST = 5.0
+RETRY_MOST = 120.0
+
+
+def _failed(table_id: str, *, now: float) -> None:
+    failures = _failing.get(table_id, (0, 0.0))[0] + 1
+    delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1))
+    _failing[table_id] = (failures, now + delay)
+    log.exception("table %s: its deadline failed (%s in a row); retried in %.0f s", table_id, failures, delay)
+
+
 async def sweep_overdue(*, now: float | None = None) -> int:
-    """Fire deadlines that are well past due but were never handled.
+    """Fire deadlines that are well past due but were never handled, and bring back tables the
+    store lost; each table on its own, so one that fails is logged and retried with backoff.
 
     ``claim_due`` removes a deadline before its handler runs, so a process that dies in between
     loses it; the table's state still carries it. Handling it again is safe: the handlers check
@@ -462,7 +477,8 @@ async def sweep_overdue(*, now: float | None = None) -> int:
     now = time.time() if now is None else now
     fired = 0
     states: dict[str, Versioned] = {}
-    for table_id in await store.table_ids():
+    held = await store.table_ids()
+    for table_id in held:
         current = await store.get(table_id)
         if current is None:
             continue
@@ -470,14 +486,43 @@ async def sweep_overdue(*, now: float | None = None) -> int:
         deadline = current.deadline
         if deadline is None or deadline.version is None or deadline.at > now - OVERDUE_GRACE:
             continue
+        if _failing.get(table_id, (0, 0.0))[1] > now:
+            continue  # failed lately: its turn to be retried has not come
         del states[table_id]  # changed now: its idle check waits for the next sweep
-        await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
+        try:
+            await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
+        except Exception:
+            _failed(table_id, now=now)
+            continue
+        _failing.pop(table_id, None)
         fired += 1
+    await recover_lost_tables(held=set(held), now=now)
     from games.live.practice import close_idle_practice_tables
 
     # The same reads serve the idle check: one pass over the tables every few seconds, not two.
     await close_idle_practice_tables(now=now, states=states)
     return fired
+
+
+async def recover_lost_tables(*, held: set[str], now: float) -> list[int]:
+    """Rebuild the tables the database says are in play (a hand in play, or two players ready to
+    be dealt in) that the store does not hold: after Redis was flushed or restarted their deadlines
+    went with them, and they would wait for a client to open them. The rebuild is announced, so the
+    pages that still watch them show the table as it is again."""
+    recovered = []
+    for table_id in await in_db(records.tables_in_play)():
+        if str(table_id) in held or _failing.get(str(table_id), (0, 0.0))[1] > now:
+            continue
+        try:
+            await load_table_state(table_id)
+        except Exception:
+            _failed(str(table_id), now=now)
+            continue
+        _failing.pop(str(table_id), None)
+        recovered.append(table_id)
+    if recovered:
+        log.warning("tables %s were not in the store: rebuilt from the database", recovered)
+    return recovered
 
 
 async def _sweep_forever() -> None:
