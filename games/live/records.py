@@ -121,25 +121,31 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
 
 
 def add_chips(*, user: User, table_id: int, amount: int) -> int:
+    """Buy more chips onto the player's seat, up to the table's most (RULES.md §3: 100 S).
+
+    The seat's row is locked while its balance is read, checked against the limit and moved, so
+    concurrent adds cannot each see room that only one of them has (SQLite: the IMMEDIATE
+    transaction takes the write lock at its start, which serialises them the same way)."""
     table = load_table(table_id)
     if table.practice:
         # Practice chips never come from the wallet.
         raise Refused(_("practice chips cannot be added: start a new game when one side is out of chips"))
-    if not Seat.objects.filter(table=table, user=user).exists():
-        raise Refused(_("you are not seated at this table"))
-    have = seat_balance(user=user, table_id=table.pk)
     if not isinstance(amount, int) or amount <= 0:
         raise Refused(_("add a positive whole number of chips"))
-    if have + amount > table.max_buy_in:
-        raise Refused(
-            _("at most %(most)s chips on a seat; you have %(have)s")
-            % {"most": table.max_buy_in, "have": have}
-        )
     try:
-        seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+        with transaction.atomic():
+            if not Seat.objects.select_for_update().filter(table=table, user=user).exists():
+                raise Refused(_("you are not seated at this table"))
+            have = seat_balance(user=user, table_id=table.pk)
+            if have + amount > table.max_buy_in:
+                raise Refused(
+                    _("at most %(most)s chips on a seat; you have %(have)s")
+                    % {"most": table.max_buy_in, "have": have}
+                )
+            seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+            return seat_balance(user=user, table_id=table.pk)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
-    return seat_balance(user=user, table_id=table.pk)
 
 
 def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
