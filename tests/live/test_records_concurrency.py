@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.contrib.auth import get_user_model
 
-from accounts.services import audit_ledger, seat_balance, wallet_balance
+from accounts.services import audit_ledger, seat_balance, wallet_adjust, wallet_balance
 from games.live import records
 from games.live.table import Refused
 from tests.accounts.test_concurrency import run_together
@@ -21,6 +22,9 @@ REQUESTS = 20
 
 def test_twenty_concurrent_adds_never_take_a_seat_past_its_most(postgres_db) -> None:
     ann = make_player("ann")
+    staff = get_user_model().objects.create_user(username="staff", password="pw-for-tests-1", is_staff=True)
+    # Enough in the wallet for every add: only the seat's limit may stop them.
+    wallet_adjust(user=ann, amount=20 * 500, reason="test funds", staff_user=staff)
     table = make_table(stake=10)  # a seat holds at most 1,000
     records.sit_down(user=ann, table_id=table.pk, position=0, buy_in=200)
     wallet_before = wallet_balance(user=ann)

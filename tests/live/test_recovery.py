@@ -72,9 +72,12 @@ async def test_a_rebuild_cancels_only_the_hands_numbered_before_it(backend) -> N
     newer = await service.start_next_hand(table_id=table.pk)
     assert newer.doc["hand"]["number"] == number + 1
     # That hand is not cancelled by any rebuild that read the table before it was numbered.
-    assert await service.in_db(records.cancel_open_hands)(
-        table_id=table.pk, reason="late rebuild", numbered_up_to=number
-    ) == []
+    assert (
+        await service.in_db(records.cancel_open_hands)(
+            table_id=table.pk, reason="late rebuild", numbered_up_to=number
+        )
+        == []
+    )
     assert (await sync_to_async(_hand)(table.pk, number + 1)).status == PlayedHand.Status.IN_PLAY
     assert rebuilt.doc["notice"] is not None  # the players were told their hand was cancelled
 
