@@ -439,6 +439,14 @@ async def handle_due(due: DueDeadline) -> None:
             return t.apply_bot_move(state.doc, now=time.time())
 
         await update_table(table_id, bot_moves)
+    elif kind == "svara":
+
+        def deal_the_replay(state: Versioned) -> t.Doc | None:
+            if not due.matches(state):
+                return None
+            return t.end_svara_pause(state.doc, now=time.time())
+
+        await update_table(table_id, deal_the_replay)
     elif kind == "settle":
         await settle(table_id=table_id, current=current)
     elif kind == "start":
