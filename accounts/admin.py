@@ -142,6 +142,11 @@ class UserAdmin(DjangoUserAdmin):
             links.append((reverse("admin:accounts_user_lift_ban", args=[user.pk]), _("Lift the ban")))
         if request.user.has_perm("accounts.view_staffaction"):
             links.append((staff_log_link(user=user), _("Staff actions on this user")))
+        # What the player did at tables: the games app's lists, filtered to them.
+        games = (("playedhand", _("Hands played")), ("seat", _("Seats")), ("tableevent", _("At tables")))
+        for model, label in games:
+            if request.user.has_perm(f"games.view_{model}"):
+                links.append((f"{reverse(f'admin:games_{model}_changelist')}?player={user.pk}", label))
         return links
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):

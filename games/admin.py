@@ -12,6 +12,7 @@ import re
 from asgiref.sync import async_to_sync
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -66,14 +67,17 @@ class TableAdminForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         if self.instance.pk is not None:
-            changes = {
-                field: data[field] for field in self.changed_data if field in staff.LOCKED_WHILE_SEATED
-            }
+            # The page showed these editable (nobody sat there then); someone may have sat down since.
+            locked = [field for field in self.changed_data if field in staff.LOCKED_WHILE_SEATED]
             try:
-                staff.check_table_change(table_id=self.instance.pk, changes=changes)
+                staff.check_table_change(table_id=self.instance.pk, changes={f: data[f] for f in locked})
             except staff.Refused as exc:
                 raise forms.ValidationError(str(exc)) from None
         return data
+
+
+# Sent with a table's form when the page showed the stake, the seats and dark play editable.
+SETTINGS_EDITABLE = "_settings_editable"
 
 
 @admin.register(Table)
@@ -97,8 +101,18 @@ class TableAdmin(admin.ModelAdmin):
     # The practice flag decides whether chips are the ledger's or practice chips: never changed.
     ALWAYS_READ_ONLY = ("invite_code", "status", "practice", "hands_started", "created_at", "created_by")
 
+    def settings_editable(self, request: HttpRequest, obj: Table | None) -> bool:
+        """Whether the form has the stake, the seats and dark play. A page shows them only while
+        nobody sits at the table; a form sent from such a page keeps them, so a change made after
+        someone sat down is refused with a message (TableAdminForm) rather than dropped unseen."""
+        if obj is None:
+            return True
+        if request.method == "POST":
+            return SETTINGS_EDITABLE in request.POST
+        return not Seat.objects.filter(table=obj).exists()
+
     def get_readonly_fields(self, request: HttpRequest, obj=None):
-        if obj is not None and Seat.objects.filter(table=obj).exists():
+        if not self.settings_editable(request, obj):
             return (*self.ALWAYS_READ_ONLY, *staff.LOCKED_WHILE_SEATED)
         return self.ALWAYS_READ_ONLY
 
@@ -113,13 +127,17 @@ class TableAdmin(admin.ModelAdmin):
             super().save_model(request, obj, form, change)
             return
         changes = {field: form.cleaned_data[field] for field in form.changed_data if field in staff.EDITABLE}
-        # Through the service: it checks again under a lock and changes the table in play too.
+        # Through the service, which checks again under a lock. The admin's own transaction is
+        # still open: the table in play follows once it is committed.
         try:
-            async_to_sync(staff.table_change_settings)(
+            table, changed = staff.change_table_in_db(
                 table_id=obj.pk, staff_user=request.user, changes=changes
             )
         except staff.Refused as exc:
             request._table_refused = str(exc)  # someone sat down meanwhile: nothing was saved
+            return
+        new = {field: getattr(table, field) for field in changed}
+        transaction.on_commit(lambda: async_to_sync(staff.table_follow_settings)(table_id=obj.pk, new=new))
 
     def log_change(self, request: HttpRequest, obj, message):
         if not getattr(request, "_table_refused", None):
@@ -134,19 +152,23 @@ class TableAdmin(admin.ModelAdmin):
         return super().response_change(request, obj)
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
+        table = Table.objects.filter(pk=object_id).first() if object_id.isdigit() else None
         links = []
-        if object_id.isdigit():
-            number = int(object_id)
-            links.append(
-                (f"{reverse('admin:games_tableevent_changelist')}?table={number}", _("What happened here"))
-            )
-            links.append((f"{reverse('admin:games_playedhand_changelist')}?table={number}", _("Hands")))
-            links.append((f"{reverse('admin:games_seat_changelist')}?table={number}", _("Seats")))
+        if table is not None:
+            query = f"?table={table.pk}"
+            links = [
+                (reverse("admin:games_tableevent_changelist") + query, _("What happened here")),
+                (reverse("admin:games_playedhand_changelist") + query, _("Hands played")),
+                (reverse("admin:games_seat_changelist") + query, _("Seats")),
+            ]
             if request.user.has_perm("accounts.view_staffaction"):
-                links.append((staff_log_link(table_id=number), _("Staff actions on this table")))
-        return super().change_view(
-            request, object_id, form_url, {**(extra_context or {}), "staff_links": links}
-        )
+                links.append((staff_log_link(table_id=table.pk), _("Staff actions on this table")))
+        extra = {
+            **(extra_context or {}),
+            "staff_links": links,
+            "settings_editable": table is not None and self.settings_editable(request, table),
+        }
+        return super().change_view(request, object_id, form_url, extra)
 
     @admin.action(
         description=gettext_lazy("Close selected tables (cancels the hand in play, cashes everyone out)"),

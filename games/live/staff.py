@@ -214,12 +214,23 @@ async def table_change_settings(*, table_id: int, staff_user: User, changes: Map
     The name, the turn time and privacy may change at any time; the stake, the seats and dark
     play only while nobody sits there. A renaming is a TableEvent; every change is logged.
     """
-    table, changed = await in_db(_change_in_db)(table_id=table_id, staff_user=staff_user, changes=changes)
-    if changed and await get_state_store().get(str(table_id)) is not None:
-        new = {field: getattr(table, field) for field in changed}
-        await service.update_table(table_id, lambda current: _with_settings(current.doc, new))
-        await service.notify_lobby(table_id)
+    table, changed = await in_db(change_table_in_db)(
+        table_id=table_id, staff_user=staff_user, changes=changes
+    )
+    await table_follow_settings(table_id=table_id, new={field: getattr(table, field) for field in changed})
     return table
+
+
+async def table_follow_settings(*, table_id: int, new: Mapping[str, Any]) -> None:
+    """Bring the table in play (if the store holds it) to the settings just saved.
+
+    No database work here: the admin calls it once its own transaction has committed.
+    """
+    if new and await get_state_store().get(str(table_id)) is not None:
+        await service.update_table(
+            table_id, lambda current: _with_settings(current.doc, new), settle_ended=False
+        )
+        await service.notify_lobby(table_id)
 
 
 def _with_settings(doc: t.Doc, new: Mapping[str, Any]) -> t.Doc:
@@ -230,16 +241,16 @@ def _with_settings(doc: t.Doc, new: Mapping[str, Any]) -> t.Doc:
         seats = doc["seats"]
         if any(seats[count:]):
             # Someone sat down between the database's check and here: never drop a seated player.
-            log.error(
-                "table %s: seat count not changed in play, seats taken beyond %s", doc["table"]["id"], count
-            )
+            log.error("table %s: seat count kept, seats taken beyond %s", doc["table"]["id"], count)
             doc["table"]["seat_count"] = len(seats)
         else:
             doc["seats"] = (seats + [None] * count)[:count]
     return doc
 
 
-def _change_in_db(*, table_id: int, staff_user: Any, changes: Mapping[str, Any]) -> tuple[Table, list[str]]:
+def change_table_in_db(
+    *, table_id: int, staff_user: Any, changes: Mapping[str, Any]
+) -> tuple[Table, list[str]]:
     try:
         check_right(staff_user=staff_user, kind=StaffAction.Kind.TABLE_EDIT)
     except LedgerError as exc:
