@@ -25,6 +25,7 @@ from accounts.admin_filters import player_filter, table_filter
 from accounts.forms import StaffForm
 from accounts.models import StaffAction
 from accounts.services import may
+from accounts.services.staff_log import action_of_token, already_done
 from accounts.staff_pages import staff_action_page
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
@@ -194,13 +195,21 @@ class TableAdmin(admin.ModelAdmin):
         )
         if page is not None:
             return page
+        token = form.cleaned_data["token"]
+        for table in queryset.exclude(pk__in=[t.pk for t in open_tables]):
+            done = action_of_token(f"{token}:{table.pk}")  # this very form closed it: say so
+            if done is not None:
+                refusal = str(already_done(done))
+            else:
+                refusal = _("%(table)s is closed already; nothing was changed.") % {"table": table}
+            self.message_user(request, refusal, messages.WARNING)
         for table in open_tables:
             try:
                 async_to_sync(staff.table_close)(
                     table_id=table.pk,
                     staff_user=request.user,
                     reason=form.cleaned_data["reason"],
-                    token=f"{form.cleaned_data['token']}:{table.pk}",
+                    token=f"{token}:{table.pk}",
                 )
             except staff.Refused as exc:
                 self.message_user(request, f"{table}: {exc}", messages.WARNING)

@@ -13,7 +13,7 @@ from games.live import service, staff
 from games.live.table import log_text, notice_text
 from games.models import Seat, Table, TableEvent
 from tests.live.tablekit import connect, make_player, make_table
-from tests.staff_pages import confirm, list_action
+from tests.staff_pages import confirm, list_action, messages_of
 from tests.staff_roles import help_desk, moderator, staff_with, superuser
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -281,3 +281,23 @@ def test_the_removal_notice_is_worded_in_bulgarian(three_seated):
     doc = async_to_sync(service.load_table_state)(table.pk).doc
     with translation.override("bg"):
         assert render_entry(doc["notice"]) == BG_REMOVED
+
+
+def test_a_removal_or_a_closing_sent_twice_acts_and_logs_once(client, three_seated):
+    table, players = three_seated
+    client.force_login(superuser())
+    seat = Seat.objects.get(table=table, user=players[1])
+    data = {**list_action(client, SEATS, "remove_players", [seat.pk]), "reason": "abuse"}
+    confirm(client, SEATS, data)
+    again = confirm(client, SEATS, data, follow=True)  # Back, and the form sent again
+    assert any("This form was already sent" in m for m in messages_of(again))
+    assert TableEvent.objects.filter(kind=TableEvent.Kind.REMOVED).count() == 1
+    assert StaffAction.objects.filter(kind="seat_remove").count() == 1
+
+    data = {**list_action(client, TABLES, "close_tables", [table.pk]), "reason": "bug"}
+    confirm(client, TABLES, data)
+    again = confirm(client, TABLES, data, follow=True)
+    assert any("This form was already sent" in m for m in messages_of(again))
+    assert TableEvent.objects.filter(kind=TableEvent.Kind.CLOSED).count() == 1
+    assert StaffAction.objects.filter(kind="table_close").count() == 1
+    call_command("audit_chips")
