@@ -16,9 +16,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.http import urlencode
 
 from accounts.forms import new_token
+from accounts.models import User
 from accounts.services.staff_log import action_of_token, already_done
 
 TEMPLATE = "accounts/admin/staff_action.html"
@@ -82,3 +84,9 @@ def refuse_if_sent(
         return None
     modeladmin.message_user(request, str(already_done(done)), messages.WARNING)
     return HttpResponseRedirect(back_to)
+
+
+def staff_log_link(*, user: User | None = None, table_id: int | None = None) -> str:
+    """The staff log filtered to one player or one table (linked from the pages they concern)."""
+    query = {"user__id__exact": user.pk} if user is not None else {"table_id": table_id}
+    return f"{reverse('admin:accounts_staffaction_changelist')}?{urlencode(query)}"

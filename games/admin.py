@@ -20,13 +20,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.admin import ReadOnlyAdmin, staff_log_link
+from accounts.admin import ReadOnlyAdmin
 from accounts.admin_filters import player_filter, table_filter
 from accounts.forms import StaffForm
 from accounts.models import StaffAction
 from accounts.services import may
 from accounts.services.staff_log import action_of_token, already_done
-from accounts.staff_pages import staff_action_page
+from accounts.staff_pages import staff_action_page, staff_log_link
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 

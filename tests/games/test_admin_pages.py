@@ -260,3 +260,34 @@ def test_the_action_pages_run_a_fixed_number_of_queries(
             client.get(reverse(f"admin:accounts_user_{page}", args=[ann.pk]) + "?token=abc").status_code
             == 200
         )
+
+
+def test_no_staff_page_can_write_chips_or_rewrite_a_record(rf, boss):
+    """Chips move only by ledger transactions (the services): even a superuser's admin may not add,
+    change or delete the ledger, seats, stored hands, table events, bans or the staff log."""
+    from django.contrib import admin
+
+    from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction
+
+    request = rf.get("/admin/")
+    request.user = boss
+    for model in (
+        LedgerAccount,
+        LedgerTransaction,
+        LedgerEntry,
+        Ban,
+        StaffAction,
+        Seat,
+        PlayedHand,
+        TableEvent,
+    ):
+        model_admin = admin.site._registry[model]
+        can = [
+            model_admin.has_add_permission(request),
+            model_admin.has_change_permission(request),
+            model_admin.has_delete_permission(request),
+        ]
+        assert can == [False, False, False], model
+    tables = admin.site._registry[Table]
+    assert not tables.has_delete_permission(request)
+    assert "practice" in tables.get_readonly_fields(request, table("x"))  # practice chips or the ledger's
