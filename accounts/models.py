@@ -223,3 +223,23 @@ class StaffAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
+
+
+class SignIn(models.Model):
+    """A login: who, from which address, when. Staff look up the accounts behind one address."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins", verbose_name=_("player")
+    )
+    # None when the server did not know it (a test client, a socket without a peer).
+    address = models.GenericIPAddressField(null=True, blank=True, db_index=True, verbose_name=_("address"))
+    at = models.DateTimeField(default=timezone.now, verbose_name=_("when"))
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["user", "-at"], name="signin_user_recent")]
+        verbose_name = _("sign-in")
+        verbose_name_plural = _("sign-ins")
+
+    def __str__(self) -> str:
+        return f"{self.user} from {self.address}"

@@ -14,12 +14,18 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
+from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.safestring import mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
 from accounts.models import Ban, LedgerAccount, StaffAction, User
 from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
+from accounts.services.sign_ins import sign_in_addresses
 from accounts.services.staff_log import log_rights_change, user_rights
 from accounts.staff_pages import form_token, refuse_if_sent, staff_action_page, staff_log_link, with_new_token
 
@@ -47,7 +53,12 @@ class UserAdmin(DjangoUserAdmin):
     list_display = ["username", "email", "wallet", "banned", "is_staff", "date_joined"]
     inlines = [BanInline]
     actions = ["ban_users", "lift_bans"]
-    fieldsets = (*DjangoUserAdmin.fieldsets, (gettext_lazy("Chips and bans"), {"fields": ["chips"]}))
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (gettext_lazy("Chips and bans"), {"fields": ["chips", "addresses"]}),
+    )
+    # An address's beginning finds every account that signed in from there ("10.1.2." or the whole).
+    search_fields = (*DjangoUserAdmin.search_fields, "^sign_ins__address")
 
     def get_queryset(self, request: HttpRequest):
         balance = LedgerAccount.objects.filter(kind=LedgerAccount.Kind.WALLET, user=OuterRef("pk")).values(
@@ -72,7 +83,7 @@ class UserAdmin(DjangoUserAdmin):
         return request.user.is_superuser and (obj is None or obj.pk != request.user.pk)
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
-        fields = ["chips"]
+        fields = ["chips", "addresses"]
         if obj is not None and not self.may_change_rights(request, obj):
             fields += RIGHTS_FIELDS  # not in the form at all: a posted value is ignored
         return fields
@@ -103,6 +114,22 @@ class UserAdmin(DjangoUserAdmin):
         if user.pk is None:
             return "-"
         return _("%(chips)s in the wallet.") % {"chips": user._wallet or 0}
+
+    @admin.display(description=gettext_lazy("signed in from"))
+    def addresses(self, user: User) -> str:
+        if user.pk is None:
+            return "-"
+        changelist = reverse("admin:accounts_user_changelist")
+        lines = []
+        for row in sign_in_addresses(user=user):
+            when = date_format(localtime(row["last"]), "DATETIME_FORMAT")
+            times = ngettext(
+                "%(times)s time, last %(when)s", "%(times)s times, last %(when)s", row["times"]
+            ) % {"times": row["times"], "when": when}
+            # Each address links to every account that signed in from it.
+            url = f"{changelist}?{urlencode({'q': row['address']})}"
+            lines.append(format_html('<a href="{}">{}</a> ({})', url, row["address"], times))
+        return format_html_join(mark_safe("<br>"), "{}", ((line,) for line in lines)) if lines else "-"
 
     def staff_links(self, request: HttpRequest, user: User) -> list[tuple[str, str]]:
         """The buttons on a player's page: only the actions this staff member may take."""

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from accounts.models import StaffAction, User
+from accounts.models import SignIn, StaffAction, User
 from accounts.services import ban_user, grant_signup_bonus, wallet_adjust
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 from tests.staff_roles import moderator, superuser
@@ -213,6 +213,8 @@ def more_rows(boss: User, room: dict, n: int) -> None:
         TableEvent.objects.create(table=at, kind=TableEvent.Kind.SAT, user=user, amount=500)
         ban_user(user=user, reason=f"reason {k}", staff_user=boss)
         wallet_adjust(user=user, amount=10, reason="gift", staff_user=boss)
+        for who in (user, room["ann"]):
+            SignIn.objects.create(user=who, address=f"10.0.{k % 250}.{k % 7}")
 
 
 def pages(room: dict) -> dict[str, str]:
