@@ -12,6 +12,7 @@ from accounts.models import Ban, StaffAction, User
 from accounts.services.errors import LedgerError, UserBanned
 from accounts.services.posting import check_user
 from accounts.services.staff_log import (
+    NotPermitted,
     check_not_done,
     check_reason,
     check_right,
@@ -52,6 +53,9 @@ def ban_user(*, user: Any, reason: str, staff_user: Any, token: str | None = Non
     reason = check_reason(reason, message=_("A reason is required to ban a user."))
     if user.pk == staff_user.pk:
         raise LedgerError(_("Staff cannot ban themselves."))
+    if (user.is_staff or user.is_superuser) and not staff_user.is_superuser:
+        # Banning locks an account out: a moderator must not be able to lock out the room's admins.
+        raise NotPermitted(_("Only superusers may ban a staff account; nothing was changed."))
     check_not_done(token)
     try:
         with transaction.atomic():

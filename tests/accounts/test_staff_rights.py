@@ -134,6 +134,17 @@ def test_each_service_refuses_staff_without_the_permission_whatever_page_asks(ta
     assert state(snapshot) == before
 
 
+def test_a_moderator_cannot_ban_a_staff_account(client, snapshot):
+    boss, other_moderator, mod = superuser(), moderator(), moderator()
+    login(client, mod)
+    before = state(snapshot)
+    data = {**list_action(client, CHANGELIST, "ban_users", [boss.pk, other_moderator.pk]), "reason": "coup"}
+    response = confirm(client, CHANGELIST, data, follow=True)
+    refusal = "Only superusers may ban a staff account; nothing was changed."
+    assert messages_of(response) == [refusal, refusal]
+    assert state(snapshot) == before
+
+
 def test_each_action_works_for_staff_holding_just_its_permission(client, target, banned):
     login(client, moderator())
     assert offered_actions(client) == ["ban_users"]
