@@ -4,9 +4,12 @@ however often the form is sent, a read-only ledger."""
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, StaffAction
+from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, StaffAction, User
 from accounts.services import ban_user, grant_signup_bonus, wallet_balance
 from tests.staff_pages import confirm, list_action, messages_of, open_own_page, own_page_data, preview
 
@@ -215,3 +218,43 @@ def test_the_panel_is_the_rooms_and_names_its_models_in_good_english(admin_clien
     assert "Staff actions" in page
     bg = admin_client.get(reverse("admin:index"), HTTP_ACCEPT_LANGUAGE="bg").content.decode()
     assert "Свара: персонал" in bg
+
+
+amount_texts = st.one_of(
+    st.integers(-1500, 1500).map(str),
+    st.sampled_from(["0", "", "abc", "1.5", " 12 ", str(10**12), str(10**12 + 1), str(-(10**13)), "-0"]),
+)
+reasons = st.one_of(st.sampled_from(["", "   ", "\n"]), st.text(min_size=1, max_size=30))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(amount=amount_texts, reason=reasons, sends=st.integers(1, 3), back=st.booleans())
+def test_an_adjustment_form_applies_once_when_valid_and_never_otherwise(
+    client, staff, amount, reason, sends, back
+):
+    """However the form is filled and however often it is sent (again, or from Back), the wallet
+    moves once by the amount if the form is valid, not at all otherwise, and the log agrees."""
+    with transaction.atomic():
+        user = User.objects.create(username="pawn")
+        grant_signup_bonus(user=user)
+        client.force_login(staff)
+        url, token = open_own_page(client, reverse("admin:accounts_user_adjust_wallet", args=[user.pk]))
+        data = {"token": token, "amount": amount, "reason": reason}
+        for _ in range(sends):
+            if back:
+                client.get(url)
+            preview(client, url, data)
+            confirm(client, url, data)
+        try:
+            value = int(amount.strip())
+        except ValueError:
+            value = None
+        valid = value is not None and value != 0 and abs(value) <= 10**12 and 1000 + value >= 0
+        valid = valid and bool(reason.strip()) and "\x00" not in reason  # Django refuses null characters
+        expected = 1000 + value if valid else 1000
+        assert wallet_balance(user=user) == expected
+        adjustments = LedgerTransaction.objects.filter(kind="adjust", entries__account__user=user).count()
+        assert (
+            adjustments == StaffAction.objects.filter(kind="wallet_adjust", user=user).count() == int(valid)
+        )
+        transaction.set_rollback(True)
