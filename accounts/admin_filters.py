@@ -47,6 +47,8 @@ def player_filter(path: str) -> type[TextFilter]:
             value = (self.value() or "").strip()
             if not value:
                 return queryset
+            if "\x00" in value:  # no name holds one, and PostgreSQL refuses it in a query
+                return queryset.none()
             match = Q(**{f"{path}__username__iexact": value})
             if value.isdigit():
                 match |= Q(**{f"{path}__id": int(value)})

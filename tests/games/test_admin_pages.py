@@ -293,3 +293,15 @@ def test_no_staff_page_can_write_chips_or_rewrite_a_record(rf, boss):
     tables = admin.site._registry[Table]
     assert not tables.has_delete_permission(request)
     assert "practice" in tables.get_readonly_fields(request, table("x"))  # practice chips or the ledger's
+
+
+FILTERED = ("/admin/games/playedhand/", "/admin/games/seat/", "/admin/games/tableevent/", STAFF_LOG)
+ODD = ["?q=99999999999", "?q=99999999999-99999999999", "?q=%23", "?q=%00"]
+ODD_FILTERS = ["?table=9999999999", "?table=-1", "?table=%00", f"?player={'9' * 26}", "?player=%00"]
+
+
+@pytest.mark.parametrize("query", ODD + ODD_FILTERS)
+def test_odd_searches_answer_a_page_never_an_error(client, boss, query):
+    lists = [*FILTERED, "/admin/accounts/user/"] if query in ODD else FILTERED
+    for url in lists:
+        assert client.get(url + query).status_code == 200, url + query
