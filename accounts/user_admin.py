@@ -133,7 +133,7 @@ class UserAdmin(DjangoUserAdmin):
 
     def staff_links(self, request: HttpRequest, user: User) -> list[tuple[str, str]]:
         """The buttons on a player's page: only the actions this staff member may take."""
-        links = []
+        links = [(reverse("admin:games_player_picture", args=[user.pk]), _("The whole picture"))]
         if self.has_adjust_permission(request):
             url = reverse("admin:accounts_user_adjust_wallet", args=[user.pk])
             links.append((url, _("Adjust the wallet")))

@@ -12,10 +12,12 @@ import re
 from asgiref.sync import async_to_sync
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,6 +31,7 @@ from accounts.services.staff_log import action_of_token, already_done
 from accounts.staff_pages import staff_action_page, staff_log_link
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
+from games.player_picture import ledger_kinds, player_picture
 
 
 class TableReasonForm(StaffForm):
@@ -325,6 +328,31 @@ class PlayedHandAdmin(ReadOnlyAdmin):
             number = int(term.lstrip("#"))
             return queryset.filter(Q(table_id=number) | Q(number=number)), False
         return super().get_search_results(request, queryset, search_term)
+
+    def get_urls(self):
+        picture = path(
+            "player/<int:user_id>/", self.admin_site.admin_view(self.player_view), name="games_player_picture"
+        )
+        return [picture, *super().get_urls()]
+
+    def player_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        """A player's whole picture (games.player_picture): what staff look at in a dispute."""
+        if not request.user.has_perm("accounts.view_user"):
+            raise PermissionDenied
+        picture = player_picture(user_id=user_id, ledger_kind=request.GET.get("kind", ""))
+        if picture is None:
+            message = _("There is no player #%(number)s; nothing was changed.") % {"number": user_id}
+            self.message_user(request, message, messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:accounts_user_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("The whole picture of %(user)s") % {"user": picture.user},
+            "picture": picture,
+            "kinds": ledger_kinds(),
+            "staff_log": staff_log_link(user=picture.user),
+        }
+        return TemplateResponse(request, "games/admin/player.html", context)
 
     @admin.display(description=gettext_lazy("hand"))
     def hand_id(self, hand: PlayedHand) -> str:
