@@ -168,8 +168,10 @@ def test_a_players_page_offers_only_what_the_staff_member_may_do(client, target,
     def links(user):
         page = client.get(reverse("admin:accounts_user_change", args=[user.pk]))
         shown = [label for _, label in page.context["staff_links"]]
-        assert shown[-3:] == ["Hands played", "Seats", "At tables"]  # with view rights, everyone
-        return shown[:-3]
+        # With view rights, everyone sees the whole picture and what the player did at tables.
+        assert shown[0] == "The whole picture"
+        assert shown[-3:] == ["Hands played", "Seats", "At tables"]
+        return shown[1:-3]
 
     login(client, superuser())
     assert links(target) == ["Adjust the wallet", "Ban this user", "Staff actions on this user"]
