@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+# make run's friendly defaults: DEBUG on (a secret key generated into var/), unless the
+# environment says otherwise. Outside make, DEBUG is off unless asked for.
+LOCAL := DEBUG=$${DEBUG:-true}
 
 .PHONY: run test lint format install migrate messages bench clean
 
@@ -16,15 +19,15 @@ $(STAMP): requirements.txt
 install: $(STAMP)
 
 migrate: install
-	$(BIN)/python manage.py migrate --noinput
+	$(LOCAL) $(BIN)/python manage.py migrate --noinput
 
 # Compiled catalogues (.mo) are built, not committed (polib: no system gettext needed).
 messages: install
-	$(BIN)/python manage.py build_catalogues
+	$(LOCAL) $(BIN)/python manage.py build_catalogues
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) svara_site.asgi:application
+	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --access-log /dev/null svara_site.asgi:application
 
 test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
