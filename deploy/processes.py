@@ -139,20 +139,21 @@ class TableWorker(Process):
     otherwise). Started when it says its clock runs."""
 
     @classmethod
-    def start(cls, *, env: dict[str, str], log: Path) -> TableWorker:
+    def start(cls, *, env: dict[str, str], log: Path, ready: str = "table clock running") -> TableWorker:
+        """Started when its log says ``ready`` ("table clock standing by" for a standby)."""
         proc = _spawn([sys.executable, str(ROOT / "manage.py"), "run_table_clock"], env=env, log=log)
         worker = cls(proc=proc, log=log)
         try:
-            wait_until(worker._running, timeout=30, what=f"the table worker ({log})")
+            wait_until(lambda: worker.says(ready), timeout=30, what=f"the table worker ({log})")
         except BaseException:
             worker.stop()
             raise
         return worker
 
-    def _running(self) -> bool:
+    def says(self, text: str) -> bool:
         if self.proc.poll() is not None:
             raise RuntimeError(f"run_table_clock exited with {self.proc.returncode}:\n{self.tail()}")
-        return "table clock running" in self.log.read_text(errors="replace")
+        return text in self.log.read_text(errors="replace")
 
 
 @dataclass
