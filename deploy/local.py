@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,10 +114,24 @@ class Shape:
             conn.close()
 
     def healthy(self) -> bool:
-        try:
-            return self.request("/healthz")[0] == 200
-        except (OSError, http.client.HTTPException):
-            return False
+        return self.probe(host=self.host, port=self.port, ca_file=self.ca_file)()
+
+    @staticmethod
+    def probe(*, host: str, port: int, ca_file: Path) -> Callable[[], bool]:
+        """Does /healthz answer 200 through nginx?"""
+
+        def healthy() -> bool:
+            context = ssl.create_default_context(cafile=str(ca_file))
+            conn = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=5)
+            try:
+                conn.request("GET", "/healthz", headers={"Host": f"{host}:{port}"})
+                return conn.getresponse().status == 200
+            except (OSError, http.client.HTTPException):
+                return False
+            finally:
+                conn.close()
+
+        return healthy
 
     def start_web(self, index: int) -> Daphne:
         """Start web process ``index`` again (after a kill or a stop) on the port nginx knows."""
@@ -189,6 +203,38 @@ def _hand_to_nobody(path: Path) -> None:
 
 
 @contextmanager
+def nginx_in_front(
+    *, public_url: str, web_ports: tuple[int, ...], static_root: Path, tls: Path, workdir: Path, logs: Path
+) -> Iterator[tuple[Nginx, Site]]:
+    """nginx from the kit's site in front of ``web_ports``, unprivileged, in ``workdir/nginx``;
+    started when /healthz answers through it, stopped after the block."""
+    site = Site(
+        public_url=public_url,
+        web_ports=web_ports,
+        static_root=static_root,
+        certificate=tls / "fullchain.pem",
+        key=tls / "privkey.pem",
+        http_port=free_port(),
+        bind="127.0.0.1",
+    )
+    nginx_dir = workdir / "nginx"
+    (nginx_dir / "tmp").mkdir(parents=True)
+    (nginx_dir / "svara.conf").write_text(render(site))
+    (nginx_dir / "nginx.conf").write_text(NGINX_MAIN.format(prefix=nginx_dir))
+    _hand_to_nobody(workdir)
+    parts = public_url.split("//", 1)[1]
+    host, _, port = parts.partition(":")
+    probe = Shape.probe(host=host, port=int(port or 443), ca_file=tls / "ca.pem")
+    nginx = Nginx.start(
+        prefix=nginx_dir, config=nginx_dir / "nginx.conf", log=logs / "nginx.log", ready=probe
+    )
+    try:
+        yield nginx, site
+    finally:
+        nginx.stop()
+
+
+@contextmanager
 def production_shape(
     *,
     database_url: str,
@@ -222,10 +268,10 @@ def production_shape(
         _manage(env, "build_catalogues")
         _manage(env, "collectstatic", "--noinput", "-v", "0")
         if tls is None:
-            chain, key, authority = make_certificate(workdir / "tls", host)
+            make_certificate(workdir / "tls", host)
         else:
             shutil.copytree(tls, workdir / "tls")
-            chain, key, authority = (workdir / "tls" / n for n in ("fullchain.pem", "privkey.pem", "ca.pem"))
+        authority = workdir / "tls" / "ca.pem"
         with ExitStack() as stack:
             servers: list[Daphne] = []
             shape_web = servers  # restarted processes replace their entry: stop whichever runs
@@ -235,20 +281,16 @@ def production_shape(
                 servers.append(server)
             worker = TableWorker.start(env=env, log=logs / "worker.log")
             stack.callback(worker.stop)
-            site = Site(
-                public_url=public_url,
-                web_ports=tuple(s.port for s in servers),
-                static_root=workdir / "static",
-                certificate=chain,
-                key=key,
-                http_port=free_port(),
-                bind="127.0.0.1",
+            nginx, site = stack.enter_context(
+                nginx_in_front(
+                    public_url=public_url,
+                    web_ports=tuple(s.port for s in servers),
+                    static_root=workdir / "static",
+                    tls=workdir / "tls",
+                    workdir=workdir,
+                    logs=logs,
+                )
             )
-            nginx_dir = workdir / "nginx"
-            (nginx_dir / "tmp").mkdir(parents=True)
-            (nginx_dir / "svara.conf").write_text(render(site))
-            (nginx_dir / "nginx.conf").write_text(NGINX_MAIN.format(prefix=nginx_dir))
-            _hand_to_nobody(workdir)
             shape = Shape(
                 public_url=public_url,
                 host=host,
@@ -256,16 +298,12 @@ def production_shape(
                 env=env,
                 web=servers,
                 worker=worker,
-                nginx=None,  # type: ignore[arg-type]
+                nginx=nginx,
                 ca_file=authority,
                 workdir=workdir,
                 logs=logs,
                 site=site,
             )
-            shape.nginx = Nginx.start(
-                prefix=nginx_dir, config=nginx_dir / "nginx.conf", log=logs / "nginx.log", ready=shape.healthy
-            )
-            stack.callback(shape.nginx.stop)
             yield shape
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
