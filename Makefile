@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Bytes of one WebSocket message Daphne reads before it is Python's problem (a form is a few hundred).
+WS_MAX_MESSAGE ?= 16384
 STAMP := $(VENV)/.installed
 # make run's friendly defaults: DEBUG on (a secret key generated into var/), unless the
 # environment says otherwise. Outside make, DEBUG is off unless asked for.
@@ -27,7 +29,8 @@ messages: install
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --access-log /dev/null svara_site.asgi:application
+	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) \
+		--access-log /dev/null svara_site.asgi:application
 
 test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -33,7 +33,7 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games import socket_limits
 from games.dispatch import DirectDispatch
-from games.live import announced, practice, service
+from games.live import announced, ejection, practice, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
@@ -128,6 +128,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
         service.ensure_clock()
         await self.send_table()
@@ -138,6 +139,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.closed = True
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(ejection.user_group(self.user.pk), self.channel_name)
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -238,6 +240,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
         elif verb == "newgame":
             await practice.practice_new_game(user=user, table_id=tid)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        """Staff banned this player: a last frame saying so, then the socket is closed."""
+        with translation.override(self.language):
+            await self.send_table(error=_(ejection.EJECTED_NOTICE))
+        self.closed = True
+        await self.close(code=ejection.BANNED_CLOSE_CODE)
 
     # ------------------------------------------------------------ out
 

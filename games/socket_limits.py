@@ -2,8 +2,10 @@
 
 A page sends a message when its player clicks (a move, a seat, a seed) and, rarely, a ``sync``
 after a gap in versions; a burst of a few a second is a player, hundreds are a script. A socket
-over its budget is closed with 1008 (policy violation), as Lichess's socket server does: a
-refusal notice would cost a render per message, which is what a flood wants. Daphne's own
+over its budget is closed, as Lichess's socket server does: a refusal notice would cost a render
+per message, which is what a flood wants. The close code is 4008, "policy violation" in the
+application's range: RFC 6455's own 1008 is what Lichess sends, but Daphne's WebSocket library
+(autobahn) lets an application close only with 1000 or 3000-4999, and raises on 1008. Daphne's own
 ``--websocket-max-message-size`` bounds a frame before it reaches Python at all (the Makefile
 and the deploy kit set it); ``MAX_MESSAGE`` is the consumers' own bound on what they read.
 """
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MAX_MESSAGE = 4096  # characters of one message a consumer reads; a form is a few hundred
-POLICY_VIOLATION = 1008  # RFC 6455: the close code for a client that broke the socket's rules
+POLICY_VIOLATION = 4008  # a client that broke the socket's rules (1008 in RFC 6455's own range)
 MAX_COMMANDS_IN_FLIGHT = 8  # a table socket's commands queued or running: a page waits for answers
 
 

@@ -157,6 +157,10 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
         Seat.objects.filter(table_id=table_id, user=user).delete()
 
 
+def seated_table_ids(*, user_id: int) -> list[int]:
+    return sorted(Seat.objects.filter(user_id=user_id).values_list("table_id", flat=True))
+
+
 def save_seat_flags(*, user_id: int, table_id: int, **fields: Any) -> None:
     Seat.objects.filter(table_id=table_id, user_id=user_id).update(**fields)
 

@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, Hand, IllegalAction
+from games.engine.hand import FINISHED, JOIN, LEAVE, Hand, IllegalAction
 from svara_site.jinja2 import chips
 
 Doc = dict[str, Any]
@@ -138,6 +138,7 @@ ENGINE_REFUSALS = {
     "no_raise_possible": gettext_noop("no raise is possible: the cap is %(cap)s"),
     "raise_too_small": gettext_noop("the smallest raise is to %(low)s"),
     "raise_above_cap": gettext_noop("the most you can raise to is %(cap)s (the cap)"),
+    "not_in_hand": gettext_noop("%(name)s is not in this hand"),
 }
 
 
@@ -569,11 +570,12 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "server_seed": info["server_seed"],
         "client_seeds": info["client_seeds"],
         "winner": winner_pos,
+        "winner_name": hand.names[hand.winner],
         "pot": hand.pot,
         "points": shown,
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
     }
-    winner = doc["seats"][winner_pos]["name"] if doc["seats"][winner_pos] else "?"
+    winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
     _log(
         doc,
         gettext_noop("%(name)s wins %(pot)s. Seed revealed: %(seed)s…"),
@@ -661,14 +663,18 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
 
 
 def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
-    """Leaving mid-hand folds that hand; the seat is freed when the hand is settled."""
+    """Leaving mid-hand folds that hand at once, whoever's turn it is (RULES.md §5): the others
+    never call into the pot of someone who has gone. The seat is freed when the hand is settled."""
     doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["leaving"] = True
     _log(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
     hand = hand_of(doc)
-    # On their turn they fold now; otherwise when the turn comes (``_after_change``).
-    if hand is not None and hand.to_act is not None and doc["hand"]["positions"][hand.to_act] == pos:
+    if hand is not None and pos in doc["hand"]["positions"]:
+        index = doc["hand"]["positions"].index(pos)
+        if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
+            hand.act(index, LEAVE)
+            _log(doc, gettext_noop("%(name)s folds"), name=seat["name"])
         _after_change(doc, hand, now=now)
     return doc
 

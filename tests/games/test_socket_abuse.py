@@ -1,6 +1,6 @@
 """What a cheater or a script sends down a table or lobby socket: refused, bounded, and never a
 traceback. Each message gets the refusal notice and changes nothing; a flood closes the socket
-with 1008; commands queued behind a socket that closed are not run."""
+with 4008; commands queued behind a socket that closed are not run."""
 
 from __future__ import annotations
 
@@ -149,14 +149,14 @@ async def _closed_with(comm: WebsocketCommunicator, *, timeout: float = 5) -> tu
     return None, frames
 
 
-async def test_a_table_socket_that_floods_is_closed_with_1008() -> None:
+async def test_a_table_socket_that_floods_is_closed_with_4008() -> None:
     ann = await sync_to_async(make_player)("ann")
     table = await sync_to_async(make_table)()
     viewer = await connect(ann, table.pk)
     for _ in range(200):
         await viewer.comm.send_to(text_data='{"verb": "sync"}')
     code, frames = await _closed_with(viewer.comm)
-    assert code == 1008
+    assert code == 4008
     assert frames <= 25  # the burst was answered, the flood was not
 
 
@@ -171,7 +171,7 @@ async def test_the_lobby_socket_does_no_work_for_a_message_and_closes_on_a_flood
     for _ in range(100):
         await comm.send_to(text_data="x")
     code, _frames = await _closed_with(comm)
-    assert code == 1008
+    assert code == 4008
 
 
 async def test_commands_queued_behind_a_closed_socket_are_not_run() -> None:
