@@ -32,7 +32,8 @@ from pathlib import Path
 from deploy.nginx_site import Site, render
 from deploy.processes import ROOT, Daphne, Nginx, TableWorker
 
-DAPHNE_OPTIONS = ("--access-log", "/dev/null")  # the room logs each request itself (svara.access)
+# The room logs each request itself (svara.access); sockets read at most 16 KB a message (Makefile).
+DAPHNE_OPTIONS = ("--access-log", "/dev/null", "--websocket-max-message-size", "16384")
 # Variables of the room this shape sets itself; any of them in the caller's environment is dropped.
 ROOM_VARIABLES = (
     "DEBUG", "SECRET_KEY", "PUBLIC_URL", "TRUSTED_PROXIES", "ALLOWED_HOSTS", "PORT", "STATIC_ROOT",
