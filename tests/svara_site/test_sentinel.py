@@ -1,6 +1,6 @@
 """Redis Sentinel for real: a master, a replica and a sentinel (``redis-server --sentinel``) of our
-own on free ports in a temporary directory. The state store, the channel layer and the cache
-reach the master through ``redis+sentinel://`` and find the new one after a failover."""
+own on free ports in a temporary directory. The state store, the channel layer, the worker's lease
+and the cache reach the master through ``redis+sentinel://`` and find the new one after a failover."""
 
 from __future__ import annotations
 
@@ -143,6 +143,18 @@ async def _layer_round_trip(url: str) -> dict:
         await layer.flush()
 
 
+async def _lease_round_trip(url: str) -> bool:
+    from games.live.lease import WorkerLease
+
+    lease = WorkerLease.from_url(url, prefix=f"svara:sentinel:{uuid.uuid4().hex}:", seconds=5)
+    try:
+        taken = await lease.acquire()
+        await lease.release()
+        return taken
+    finally:
+        await lease.aclose()
+
+
 def test_the_store_the_layer_and_the_cache_reach_the_master_and_follow_a_failover(
     sentinels: Sentinels,
 ) -> None:
@@ -151,6 +163,7 @@ def test_the_store_the_layer_and_the_cache_reach_the_master_and_follow_a_failove
     before = sentinels.master_port()
     assert asyncio.run(_store_round_trip(sentinels.url, "1")) == {"hand": None, "n": 1}
     assert asyncio.run(_layer_round_trip(sentinels.url))["version"] == 7
+    assert asyncio.run(_lease_round_trip(sentinels.url))  # the table worker's lease
     cache = RedisCache(sentinels.url, {"KEY_PREFIX": "svara:sentinel:cache", **cache_options(sentinels.url)})
     cache.set("k", "v")
     assert cache.get("k") == "v"
