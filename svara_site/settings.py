@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "svara_site",  # its deployment checks (svara_site/checks.py)
 ]
 
 MIDDLEWARE = [

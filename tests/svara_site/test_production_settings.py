@@ -78,6 +78,13 @@ def test_check_deploy_reports_nothing_with_public_url_a_key_and_the_services(tmp
         "check", "--deploy", "--fail-level", "WARNING", env=clean_env(tmp_path, SECRET_KEY=strong_key())
     )
     assert bare.returncode != 0 and "security.W004" in bare.stderr + bare.stdout
+    # PUBLIC_URL on one machine's defaults (SQLite, no Redis): said too.
+    alone = run_manage(
+        "check",
+        "--deploy",
+        env=clean_env(tmp_path, SECRET_KEY=strong_key(), PUBLIC_URL="https://svara.example"),
+    )
+    assert "svara.W001" in alone.stderr and "svara.W002" in alone.stderr, alone.stderr
 
 
 def test_commands_run_before_collectstatic_with_hashed_static_names(tmp_path: Path) -> None:
