@@ -350,6 +350,7 @@ class Row:
     worker_cpu_pct: float = 0.0  # the table worker's (--worker), beside the servers' own
     load_avg: float = 0.0  # the machine's 1-minute load average at the end of the window
     via: str = "direct"  # "nginx": the players reach the servers through the kit's nginx (TLS)
+    proxy_cpu_pct: float = 0.0  # nginx's (master and workers), with --via nginx
 
 
 def cpu_seconds(pid: int) -> float:
@@ -398,6 +399,7 @@ async def measure(
     warmup: float,
     seconds: float,
     profile: Path | None,
+    proxy_pids: list[int] | None = None,
 ) -> Row:
     # The tables play on between windows of a mode. Stopping them and starting them again
     # together (as this bench once did) put all of them in step: every table's player acted in
@@ -411,10 +413,13 @@ async def measure(
     profiled = [(f"{s.port}", s) for s in servers] + ([("worker", worker)] if worker else [])
     spies = [_py_spy(process, profile, seconds, name=name) for name, process in profiled] if profile else []
     pids = [s.proc.pid for s in servers] + ([worker.proc.pid] if worker else [])
+    proxy = proxy_pids or []
+    proxy0 = sum(cpu_seconds(pid) for pid in proxy)
     cpu0, client0, t0 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
     window = players.window = Window(start=t0)
     await asyncio.sleep(seconds)
     cpu1, client1, t1 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
+    proxy1 = sum(cpu_seconds(pid) for pid in proxy)
     window.end = t1  # actions sent from now on are not this window's; those sent before still count
     await asyncio.sleep(LOSS_AFTER + 1)  # let the window's last actions arrive or count as lost
     players.window = None
@@ -440,6 +445,7 @@ async def measure(
         refused=window.refused,
         server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)][: len(servers)],
         worker_cpu_pct=round(100 * (cpu1[-1] - cpu0[-1]) / elapsed, 1) if worker else 0.0,
+        proxy_cpu_pct=round(100 * (proxy1 - proxy0) / elapsed, 1),
         client_cpu_pct=round(100 * (client1 - client0) / elapsed, 1),
         load_avg=os.getloadavg()[0],
     )
@@ -502,8 +508,9 @@ class BenchSite:
     @contextmanager
     def front(
         self, servers: list[procs.Daphne], *, logs: Path, wanted: bool
-    ) -> Iterator[dict[str, Any] | None]:
-        """nginx in front of ``servers`` (the connection options that reach it), or None."""
+    ) -> Iterator[tuple[dict[str, Any], list[int]] | None]:
+        """nginx in front of ``servers`` (the connection options that reach it and nginx's
+        processes), or None."""
         if not wanted:
             yield None
             return
@@ -521,9 +528,11 @@ class BenchSite:
                 tls=nginx_dir / "tls",
                 workdir=nginx_dir,
                 logs=logs,
-            ):
+            ) as (nginx, _site):
                 context = ssl.create_default_context(cafile=str(nginx_dir / "tls" / "ca.pem"))
-                yield {"ssl": context, "host": "127.0.0.1", "port": self.port}
+                master = nginx.proc.pid
+                children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+                yield {"ssl": context, "host": "127.0.0.1", "port": self.port}, [master, *map(int, children)]
         finally:
             shutil.rmtree(nginx_dir, ignore_errors=True)
 
@@ -570,7 +579,7 @@ async def run_setup(
                 await players.connect(urls, origins, cookies)
             else:  # both seats through nginx, which spreads the sockets over the servers
                 url = f"wss://{site.host}:{site.port}{path}"
-                await players.connect([url], [site.public_url], cookies, options=front)
+                await players.connect([url], [site.public_url], cookies, options=front[0])
             sweeper = asyncio.get_running_loop().create_task(players.sweep())
             # Acting from the first sit: a table dealt while others still wait to start plays at once.
             players.mode, players.acting = modes[0], True
@@ -588,6 +597,7 @@ async def run_setup(
                         warmup=args.warmup,
                         seconds=args.seconds,
                         profile=args.profile,
+                        proxy_pids=front[1] if front else None,
                     )
                     row.ramp_s, ramp = round(ramp, 1), 0.0
                     row.via = via
@@ -654,7 +664,7 @@ def _delete_prefix(url: str, prefix: str) -> None:
 HEADER = (
     f"{'app':<11} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
     f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
-    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8}"
+    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8} {'nginx %':>7}"
 )
 
 
@@ -665,6 +675,7 @@ def format_row(r: Row) -> str:
         f"{name:<11} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
         f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
         f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f} {r.worker_cpu_pct:>8.0f}"
+        f" {r.proxy_cpu_pct:>7.0f}"
     )
 
 
@@ -708,6 +719,7 @@ def medians(rows: list[Row]) -> list[Row]:
                 load_avg=mid("load_avg"),
                 worker_cpu_pct=mid("worker_cpu_pct"),
                 via=first.via,
+                proxy_cpu_pct=mid("proxy_cpu_pct"),
             )
         )
     return out
