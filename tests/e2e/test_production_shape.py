@@ -174,6 +174,14 @@ def test_two_players_through_the_proxy_survive_a_killed_web_process(
     expect.set_options(timeout=15_000)
     url = shape.public_url
     ann, bob = (open_person(shape_browser, f"{n}{uuid.uuid4().hex[:5]}", DESKTOP) for n in ("ann", "bob"))
+    # What Chromium itself got through nginx: the stylesheet's cache headers, and /healthz.
+    with ann.page.expect_response(re.compile(r"/static/css/site\.[0-9a-f]{12}\.css$")) as sheet:
+        ann.page.goto(url + "/")
+    assert sheet.value.status == 200
+    assert sheet.value.headers["cache-control"] == "max-age=315360000, public, immutable"
+    health = ann.page.goto(url + "/healthz")
+    assert health is not None and health.status == 200
+    assert json.loads(health.text()) == {"status": "ok", "database": "ok", "redis": "ok"}
     for person in (ann, bob):
         sign_up(person, url)  # a form POST over https: the origin check and secure cookies hold
     log_out(ann, url)
