@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -163,7 +164,8 @@ class Nginx(Process):
 
     @classmethod
     def start(cls, *, prefix: Path, config: Path, log: Path, ready: Callable[[], bool]) -> Nginx:
-        command = ["nginx", "-p", str(prefix), "-c", str(config), "-e", "stderr"]
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"  # Debian's is in sbin, off some PATHs
+        command = [binary, "-p", str(prefix), "-c", str(config), "-e", "stderr"]
         account: dict[str, Any] = {"user": "nobody", "group": "nogroup"} if os.geteuid() == 0 else {}
         proc = _spawn(command, env={"PATH": os.environ.get("PATH", "/usr/sbin:/usr/bin")}, log=log, **account)
         server = cls(proc=proc, log=log)
