@@ -315,9 +315,7 @@ def test_strangers_failed_logins_through_the_proxy_do_not_lock_out_another_addre
     assert _log_in(shape, login=name, password=PASSWORD, source="127.0.0.8") == "locked"
 
 
-def test_the_servers_logged_no_traceback(holder: ShapeHolder) -> None:
-    if holder.shape is None:
-        pytest.skip("the shape did not start (see the tests above)")
+def test_the_servers_logged_no_traceback(shape: Shape, holder: ShapeHolder) -> None:
     logs = sorted(holder.logs.glob("*.log"))
     assert len(logs) >= 4  # two web processes, the worker, nginx (and a restarted web process)
     for log in logs:
