@@ -6,6 +6,9 @@ PORT ?= 8000
 # Bytes of one WebSocket message Daphne reads before it is Python's problem (a form is a few hundred).
 WS_MAX_MESSAGE ?= 16384
 STAMP := $(VENV)/.installed
+# make run's friendly defaults: DEBUG on (a secret key generated into var/), unless the
+# environment says otherwise. Outside make, DEBUG is off unless asked for.
+LOCAL := DEBUG=$${DEBUG:-true}
 
 .PHONY: run test lint format install migrate messages bench clean
 
@@ -18,15 +21,16 @@ $(STAMP): requirements.txt
 install: $(STAMP)
 
 migrate: install
-	$(BIN)/python manage.py migrate --noinput
+	$(LOCAL) $(BIN)/python manage.py migrate --noinput
 
 # Compiled catalogues (.mo) are built, not committed (polib: no system gettext needed).
 messages: install
-	$(BIN)/python manage.py build_catalogues
+	$(LOCAL) $(BIN)/python manage.py build_catalogues
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) svara_site.asgi:application
+	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) \
+		--access-log /dev/null svara_site.asgi:application
 
 test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

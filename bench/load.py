@@ -15,11 +15,18 @@ measures two bare relays (bench/relay.py: forward to the group, render one small
 recipient) with the same players and sockets: the stack's own floor as it comes (``stock-relay``)
 and as our consumers use it (``relay``), so our figures read as ratios to each.
 
+With ``--via nginx`` (or ``both``, in turn with the direct setup) the players reach the servers
+through the kit's nginx (deploy/nginx/svara.conf, TLS with a throwaway certificate, as
+``python -m deploy.local`` runs it): both seats of a table through the one proxy, which spreads the
+sockets over the servers. The servers run the production settings (DEBUG off, PUBLIC_URL, hashed
+static files) either way; ``--rounds N`` runs every setup N times, in turn.
+
 Players' script: raise by the minimum while the stake to match is at most --raise-to, then call
 (heads-up, a call ends the betting: about 7 moves a hand), skip svara joins.
 
     python -m bench.load [--tables 200] [--unpaced-tables N] [--worker] [--seconds 20] [--repeat 1]
                          [--mode paced|unpaced|both] [--servers 1|2|both] [--apps svara,relay,stock-relay]
+                         [--via direct|nginx|both] [--rounds 1]
 
 ``--worker`` serves the tables with the table worker (LIVE_TABLE_WORKER and one ``manage.py
 run_table_clock`` beside the servers, its CPU reported apart); ``--unpaced-tables`` gives the
@@ -41,6 +48,8 @@ import platform
 import random
 import re
 import resource
+import secrets
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -161,8 +170,15 @@ class Players:
 
     # ---- sockets
 
-    async def connect(self, urls: list[str], origin: list[str], cookies: dict[tuple[int, int], str]) -> None:
-        """Open every socket (a few at a time, as clients arrive), seat 0 on urls[0], seat 1 on urls[-1]."""
+    async def connect(
+        self,
+        urls: list[str],
+        origin: list[str],
+        cookies: dict[tuple[int, int], str],
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        """Open every socket (a few at a time, as clients arrive), seat 0 on urls[0], seat 1 on urls[-1].
+        ``options`` go to the connection (through nginx: its TLS context and address)."""
         gate = asyncio.Semaphore(25)
 
         async def one(seat: Seat) -> None:
@@ -178,6 +194,7 @@ class Players:
                     compression=None,
                     open_timeout=60,
                     max_queue=None,
+                    **(options or {}),
                 )
             self._spawn(self._read(seat))
 
@@ -332,6 +349,8 @@ class Row:
     ramp_s: float = 0.0  # from the first sit to every table's first deal (first window only)
     worker_cpu_pct: float = 0.0  # the table worker's (--worker), beside the servers' own
     load_avg: float = 0.0  # the machine's 1-minute load average at the end of the window
+    via: str = "direct"  # "nginx": the players reach the servers through the kit's nginx (TLS)
+    proxy_cpu_pct: float = 0.0  # nginx's (master and workers), with --via nginx
 
 
 def cpu_seconds(pid: int) -> float:
@@ -380,6 +399,7 @@ async def measure(
     warmup: float,
     seconds: float,
     profile: Path | None,
+    proxy_pids: list[int] | None = None,
 ) -> Row:
     # The tables play on between windows of a mode. Stopping them and starting them again
     # together (as this bench once did) put all of them in step: every table's player acted in
@@ -393,10 +413,13 @@ async def measure(
     profiled = [(f"{s.port}", s) for s in servers] + ([("worker", worker)] if worker else [])
     spies = [_py_spy(process, profile, seconds, name=name) for name, process in profiled] if profile else []
     pids = [s.proc.pid for s in servers] + ([worker.proc.pid] if worker else [])
+    proxy = proxy_pids or []
+    proxy0 = sum(cpu_seconds(pid) for pid in proxy)
     cpu0, client0, t0 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
     window = players.window = Window(start=t0)
     await asyncio.sleep(seconds)
     cpu1, client1, t1 = [cpu_seconds(pid) for pid in pids], client_cpu(), time.perf_counter()
+    proxy1 = sum(cpu_seconds(pid) for pid in proxy)
     window.end = t1  # actions sent from now on are not this window's; those sent before still count
     await asyncio.sleep(LOSS_AFTER + 1)  # let the window's last actions arrive or count as lost
     players.window = None
@@ -422,6 +445,7 @@ async def measure(
         refused=window.refused,
         server_cpu_pct=[round(100 * (b - a) / elapsed, 1) for a, b in zip(cpu0, cpu1)][: len(servers)],
         worker_cpu_pct=round(100 * (cpu1[-1] - cpu0[-1]) / elapsed, 1) if worker else 0.0,
+        proxy_cpu_pct=round(100 * (proxy1 - proxy0) / elapsed, 1),
         client_cpu_pct=round(100 * (client1 - client0) / elapsed, 1),
         load_avg=os.getloadavg()[0],
     )
@@ -440,6 +464,79 @@ def _py_spy(process: procs.Process, directory: Path, seconds: float, *, name: st
     )
 
 
+BENCH_HOST = "bench.svara.test"
+
+
+@dataclass
+class BenchSite:
+    """What every server of a run shares: the production settings' variables (DEBUG off, a key,
+    PUBLIC_URL, collected static files) and, for ``--via nginx``, the kit's nginx in front."""
+
+    workdir: Path
+    port: int
+    env: dict[str, str]
+
+    @classmethod
+    def make(cls, database_url: str, redis_url: str) -> BenchSite:
+        from deploy.local import free_port, make_certificate
+
+        workdir = Path(tempfile.mkdtemp(prefix="svara-bench-site-"))
+        port = free_port()
+        env = {
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "PUBLIC_URL": f"https://{BENCH_HOST}:{port}",
+            "STATIC_ROOT": str(workdir / "static"),
+            "SVARA_VAR_DIR": str(workdir / "var"),
+        }
+        site = cls(workdir=workdir, port=port, env=env)
+        collect = procs.server_env(
+            database_url=database_url, redis_url=redis_url, prefix="-", settings="svara_site.settings", **env
+        )
+        procs.manage(collect, "collectstatic", "--noinput", "-v", "0")
+        make_certificate(workdir / "tls", BENCH_HOST)
+        return site
+
+    @property
+    def host(self) -> str:
+        return BENCH_HOST
+
+    @property
+    def public_url(self) -> str:
+        return self.env["PUBLIC_URL"]
+
+    @contextmanager
+    def front(
+        self, servers: list[procs.Daphne], *, logs: Path, wanted: bool
+    ) -> Iterator[tuple[dict[str, Any], list[int]] | None]:
+        """nginx in front of ``servers`` (the connection options that reach it and nginx's
+        processes), or None."""
+        if not wanted:
+            yield None
+            return
+        import ssl
+
+        from deploy.local import nginx_in_front
+
+        nginx_dir = Path(tempfile.mkdtemp(prefix="svara-bench-nginx-"))
+        shutil.copytree(self.workdir / "tls", nginx_dir / "tls")
+        try:
+            with nginx_in_front(
+                public_url=self.public_url,
+                web_ports=tuple(s.port for s in servers),
+                static_root=self.workdir / "static",
+                tls=nginx_dir / "tls",
+                workdir=nginx_dir,
+                logs=logs,
+            ) as (nginx, _site):
+                context = ssl.create_default_context(cafile=str(nginx_dir / "tls" / "ca.pem"))
+                master = nginx.proc.pid
+                children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+                yield {"ssl": context, "host": "127.0.0.1", "port": self.port}, [master, *map(int, children)]
+        finally:
+            shutil.rmtree(nginx_dir, ignore_errors=True)
+
+
 async def run_setup(
     *,
     app: str,
@@ -449,6 +546,8 @@ async def run_setup(
     args: argparse.Namespace,
     database_url: str,
     log_dir: Path,
+    site: BenchSite,
+    via: str = "direct",
 ) -> list[Row]:
     prefix = f"svara:bench:{uuid.uuid4().hex[:8]}:"
     env = procs.server_env(
@@ -456,7 +555,7 @@ async def run_setup(
         redis_url=args.redis_url,
         prefix=prefix,
         settings=SETTINGS.get(app, args.settings),
-        DEBUG="false",
+        **site.env,
         **({"LIVE_TABLE_WORKER": "1"} if args.worker and app == "svara" else {}),
     )
     if app == "svara":
@@ -468,12 +567,19 @@ async def run_setup(
     asgi = APPLICATIONS[app]
     players = Players(app=app, tables=table_ids, raise_to=args.raise_to, seed=args.seed)
     rows: list[Row] = []
+    logs = log_dir / f"{app}-{count}-{via}"
     with (
-        procs.servers(count, env=env, log_dir=log_dir / f"{app}-{count}", app=asgi) as servers,
-        table_worker(env, log_dir / f"{app}-{count}", wanted=args.worker and app == "svara") as worker,
+        procs.servers(count, env=env, log_dir=logs, app=asgi) as servers,
+        table_worker(env, logs, wanted=args.worker and app == "svara") as worker,
+        site.front(servers, logs=logs, wanted=via == "nginx") as front,
     ):
         try:
-            await players.connect([s.ws_base + path for s in servers], [s.origin for s in servers], cookies)
+            if front is None:
+                urls, origins = [s.ws_base + path for s in servers], [site.public_url] * len(servers)
+                await players.connect(urls, origins, cookies)
+            else:  # both seats through nginx, which spreads the sockets over the servers
+                url = f"wss://{site.host}:{site.port}{path}"
+                await players.connect([url], [site.public_url], cookies, options=front[0])
             sweeper = asyncio.get_running_loop().create_task(players.sweep())
             # Acting from the first sit: a table dealt while others still wait to start plays at once.
             players.mode, players.acting = modes[0], True
@@ -491,8 +597,10 @@ async def run_setup(
                         warmup=args.warmup,
                         seconds=args.seconds,
                         profile=args.profile,
+                        proxy_pids=front[1] if front else None,
                     )
                     row.ramp_s, ramp = round(ramp, 1), 0.0
+                    row.via = via
                     print(format_row(row), flush=True)
                     rows.append(row)
             sweeper.cancel()
@@ -556,16 +664,18 @@ def _delete_prefix(url: str, prefix: str) -> None:
 HEADER = (
     f"{'app':<11} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
     f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
-    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8}"
+    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8} {'nginx %':>7}"
 )
 
 
 def format_row(r: Row) -> str:
     cpu = "+".join(f"{c:.0f}" for c in r.server_cpu_pct)
+    name = r.app + ("+nginx" if r.via == "nginx" else "")
     return (
-        f"{r.app:<11} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
+        f"{name:<11} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
         f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
         f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f} {r.worker_cpu_pct:>8.0f}"
+        f" {r.proxy_cpu_pct:>7.0f}"
     )
 
 
@@ -573,9 +683,9 @@ def medians(rows: list[Row]) -> list[Row]:
     """One row per app, setup and mode: the median of its windows (losses and refusals summed).
 
     This machine is shared and noisy: single windows of the same code differ by a fifth."""
-    groups: dict[tuple[str, int, str], list[Row]] = {}
+    groups: dict[tuple[str, int, str, str], list[Row]] = {}
     for r in rows:
-        groups.setdefault((r.app, r.servers, r.mode), []).append(r)
+        groups.setdefault((r.app, r.servers, r.mode, r.via), []).append(r)
     out = []
     for group in groups.values():
 
@@ -608,6 +718,8 @@ def medians(rows: list[Row]) -> list[Row]:
                 ramp_s=first.ramp_s,
                 load_avg=mid("load_avg"),
                 worker_cpu_pct=mid("worker_cpu_pct"),
+                via=first.via,
+                proxy_cpu_pct=mid("proxy_cpu_pct"),
             )
         )
     return out
@@ -617,7 +729,7 @@ def ratios(rows: list[Row]) -> list[dict[str, Any]]:
     """Our figures over each relay's, per setup and mode."""
     out = []
     for r in rows:
-        if r.app != "svara":
+        if r.app != "svara" or r.via != "direct":
             continue
         for relay in (x for x in rows if x.app in RELAYS and (x.servers, x.mode) == (r.servers, r.mode)):
             if not relay.actions_per_s:
@@ -640,6 +752,18 @@ def _ratio(r: Row, relay: Row) -> dict[str, Any]:
 def verdicts(rows: list[Row]) -> dict[str, Any]:
     """The issue's targets, where this run measured what they need."""
     out: dict[str, Any] = {}
+    proxied = [r for r in rows if r.via == "nginx"]
+    rows = [r for r in rows if r.via == "direct"]
+    for n in (1, 2):
+        for mode in ("paced", "unpaced"):
+            direct = next((r for r in rows if (r.app, r.servers, r.mode) == ("svara", n, mode)), None)
+            nginx = next((r for r in proxied if (r.servers, r.mode) == (n, mode)), None)
+            if direct and nginx and mode == "paced":
+                out[f"paced_{n}_process_nginx_adds_at_most_5ms_to_p99"] = nginx.p99_ms <= direct.p99_ms + 5
+            if direct and nginx and mode == "unpaced":
+                out[f"unpaced_{n}_process_nginx_costs_at_most_10pct"] = (
+                    nginx.actions_per_s >= 0.9 * direct.actions_per_s
+                )
     paced = next((r for r in rows if (r.app, r.servers, r.mode) == ("svara", 1, "paced")), None)
     if paced is not None and paced.tables >= 200:
         out["paced_1_process_p99_under_50ms_no_loss"] = paced.p99_ms < 50 and paced.lost == 0
@@ -688,6 +812,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="svara with the table worker (LIVE_TABLE_WORKER, one run_table_clock beside the servers)",
     )
+    parser.add_argument(
+        "--via",
+        choices=["direct", "nginx", "both"],
+        default="direct",
+        help="players reach the servers directly, through the kit's nginx (TLS), or both in turn",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="run every setup this many times, in turn")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--repeat", type=int, default=1, help="measured windows per mode; figures are their medians"
@@ -702,20 +833,30 @@ async def main_async(args: argparse.Namespace) -> list[Row]:
     apps = [a for a in args.apps.split(",") if a]
     rows: list[Row] = []
     print(HEADER, flush=True)
+    vias = ["direct", "nginx"] if args.via == "both" else [args.via]
     with bench_database(args.database_url) as database_url:
         log_dir = Path(tempfile.mkdtemp(prefix="svara-bench-"))
-        for count in counts:
-            for app in apps:
-                for tables, these in _table_counts(modes, args):
-                    rows += await run_setup(
-                        app=app,
-                        count=count,
-                        modes=these,
-                        tables=tables,
-                        args=args,
-                        database_url=database_url,
-                        log_dir=log_dir,
-                    )
+        site = BenchSite.make(database_url, args.redis_url)
+        try:
+            # Rounds alternate the setups (direct, nginx, direct, nginx...): the machine drifts.
+            for _ in range(args.rounds):
+                for count in counts:
+                    for app in apps:
+                        for via in vias if app == "svara" else ["direct"]:
+                            for tables, these in _table_counts(modes, args):
+                                rows += await run_setup(
+                                    app=app,
+                                    count=count,
+                                    modes=these,
+                                    tables=tables,
+                                    args=args,
+                                    database_url=database_url,
+                                    log_dir=log_dir,
+                                    site=site,
+                                    via=via,
+                                )
+        finally:
+            shutil.rmtree(site.workdir, ignore_errors=True)
     return rows
 
 

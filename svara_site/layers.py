@@ -1,8 +1,32 @@
-"""The channel layer's settings: which layer, on which Redis, under which key prefix."""
+"""The channel layer's and the cache's Redis settings: which layer, on which Redis (a URL or
+Redis Sentinel: games/live/redis_target.py), under which key prefix."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from games.live.redis_target import SENTINEL_SCHEME, channel_layer_host, check_url
+from svara_site.config import stop
+
+
+def check_redis_url(url: str) -> str:
+    """``REDIS_URL`` as given, or start-up stops naming it; '' (unset) means no Redis."""
+    if not url:
+        return url
+    try:
+        return check_url(url)
+    except ValueError as exc:
+        stop(
+            "REDIS_URL",
+            f"{exc}: {SENTINEL_SCHEME}://host1:26379,host2:26379/master-name/0 or redis://host:6379/0",
+        )
+
+
+def cache_options(url: str) -> dict[str, Any]:
+    """The Redis cache's extra settings for ``url``: a pool that asks the sentinels, when it names them."""
+    if url.startswith(f"{SENTINEL_SCHEME}://"):
+        return {"OPTIONS": {"pool_class": "games.live.redis_target.SentinelPool"}}
+    return {}
 
 
 def channel_layers(*, redis_url: str, state_prefix: str, kind: str = "pubsub") -> dict[str, Any]:
@@ -27,7 +51,7 @@ def channel_layers(*, redis_url: str, state_prefix: str, kind: str = "pubsub") -
                 "CONFIG": {
                     # socket_timeout=None: the layer blocks 5 s on receive, so a 5 s socket timeout
                     # kills idle consumers (channels_redis issue 422); the pool must outgrow busy tables.
-                    "hosts": [{"address": redis_url, "socket_timeout": None, "max_connections": 1000}],
+                    "hosts": [channel_layer_host(redis_url, socket_timeout=None, max_connections=1000)],
                     # capacity is per process, not per socket; drops are silent past it.
                     "capacity": 5000,
                     "expiry": 30,
@@ -41,6 +65,6 @@ def channel_layers(*, redis_url: str, state_prefix: str, kind: str = "pubsub") -
     return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis_url}], "prefix": prefix},
+            "CONFIG": {"hosts": [channel_layer_host(redis_url)], "prefix": prefix},
         }
     }

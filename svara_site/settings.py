@@ -1,8 +1,11 @@
 """Settings for the Svara room.
 
-Everything comes from environment variables with defaults that work on one machine
-(DESIGN.md, Configuration): SQLite in ``var/``, the in-memory channel layer and state
-store, a secret key generated into ``var/`` on first run.
+Everything comes from environment variables (docs/deploy.md has the table), read and checked by
+svara_site/config.py: a malformed one stops start-up with one line naming it. Without any, a
+process runs as one machine would (DESIGN.md, Configuration): SQLite in ``var/``, the in-memory
+channel layer and state store; but DEBUG is off unless asked for (``make run`` asks), and without
+DEBUG a SECRET_KEY must be given. ``PUBLIC_URL`` (the https address players use) is the one switch
+for a room behind a TLS proxy: hosts, trusted origins, secure cookies, HSTS and the proxy's headers.
 """
 
 from __future__ import annotations
@@ -13,24 +16,17 @@ from pathlib import Path
 
 import dj_database_url
 
-from svara_site.layers import channel_layers
+from svara_site import config
+from svara_site.config import env_bool, env_int, env_list, stop
+from svara_site.layers import cache_options, channel_layers, check_redis_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SVARA_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
-def _env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
-        return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def _secret_key() -> str:
-    """Use SECRET_KEY when given; otherwise keep one generated key in var/ across restarts."""
-    if key := os.environ.get("SECRET_KEY"):
-        return key
+def _generated_secret_key() -> str:
+    """One generated key kept in var/ across restarts: DEBUG only (one machine, make run)."""
     path = VAR_DIR / "secret_key"
     if not path.exists():
         path.write_text(secrets.token_urlsafe(50))
@@ -38,15 +34,30 @@ def _secret_key() -> str:
     return path.read_text().strip()
 
 
-SECRET_KEY = _secret_key()
-DEBUG = _env_bool("DEBUG", True)
-ALLOWED_HOSTS = [
-    h.strip()
-    for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
-    if h.strip()
-]
-PORT = int(os.environ.get("PORT", "8000"))
-CSRF_TRUSTED_ORIGINS = [f"http://{h}:{PORT}" for h in ALLOWED_HOSTS if h != "*"]
+DEBUG = env_bool("DEBUG", False)
+SECRET_KEY = config.secret_key(debug=DEBUG, generated=_generated_secret_key)
+PUBLIC = config.public_url()
+PUBLIC_URL = PUBLIC.origin if PUBLIC else ""
+PORT = env_int("PORT", 8000, minimum=1, maximum=65535)
+if PUBLIC:
+    # The public host, and any the operator adds (say, an internal name the proxy uses).
+    ALLOWED_HOSTS = [PUBLIC.host, *env_list("ALLOWED_HOSTS")]
+    CSRF_TRUSTED_ORIGINS = [PUBLIC.origin]
+    # The proxy terminates TLS: it says so in X-Forwarded-Proto (deploy/nginx overwrites the
+    # header, so a client cannot set it).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+else:
+    ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+    CSRF_TRUSTED_ORIGINS = [f"http://{h}:{PORT}" for h in ALLOWED_HOSTS if h != "*"]
+# How many proxies stand in front (each appends the address it saw to X-Forwarded-For): the
+# player's address is that many entries from the right (svara_site/proxy.py).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1 if PUBLIC else 0, maximum=10)
 
 INSTALLED_APPS = [
     "daphne",
@@ -62,10 +73,16 @@ INSTALLED_APPS = [
     "allauth.account",
     "accounts",
     "games",
+    "svara_site",  # its deployment checks (svara_site/checks.py)
 ]
 
 MIDDLEWARE = [
+    # First: answered before the host check and the https redirect, so a load balancer may poll
+    # each process directly, and cheaply.
+    "svara_site.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files with far-future headers for hashed names, compressed (svara_site/staticfiles.py).
+    "svara_site.staticfiles.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -104,33 +121,44 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}"),
-        # Kept open between requests: every hand start and settlement would otherwise open a
-        # new connection (measured by bench/load.py); health checks drop a dead one.
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}",
+            # Under Daphne every sync view runs in a thread of its own: a connection kept open
+            # (CONN_MAX_AGE > 0) stayed with each thread, and 50 requests exhausted PostgreSQL's
+            # 100. PostgreSQL connections come from psycopg's pool instead, below.
+            conn_max_age=0,
+        )
+    }
+except ValueError:
+    stop("DATABASE_URL", "is not a database URL (postgres://user@host:5432/name or sqlite:///path)")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE takes the write lock at BEGIN, so two writers queue instead of one failing
     # half-way with "database is locked"; select_for_update is a no-op on SQLite.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and (
+    pool_size := env_int("DB_POOL_SIZE", 8)
+):
+    # At most DB_POOL_SIZE connections per process, however many threads ask: a burst waits for
+    # a free one (up to DB_POOL_TIMEOUT seconds) instead of opening one each.
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": pool_size,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
+    }
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = check_redis_url(os.environ.get("REDIS_URL", "").strip())
 LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 # Serving processes leave the turn clock and the settling of hands to `manage.py
 # run_table_clock` (the table worker), so they do no database work while a hand is played. Needs
 # the Redis store: a worker cannot see another process's memory.
-LIVE_TABLE_WORKER = os.environ.get("LIVE_TABLE_WORKER", "").lower() in ("1", "true", "yes")
+LIVE_TABLE_WORKER = env_bool("LIVE_TABLE_WORKER", False)
 if LIVE_TABLE_WORKER and not REDIS_URL:
-    from django.core.exceptions import ImproperlyConfigured
-
-    raise ImproperlyConfigured("LIVE_TABLE_WORKER needs REDIS_URL: the worker shares tables through Redis")
-CHANNEL_LAYERS = channel_layers(
-    redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=os.environ.get("CHANNEL_LAYER", "pubsub")
-)
+    stop("LIVE_TABLE_WORKER", "needs REDIS_URL: the worker shares tables through Redis")
+if (layer_kind := os.environ.get("CHANNEL_LAYER", "pubsub")) not in ("pubsub", "core"):
+    stop("CHANNEL_LAYER", f"must be pubsub or core, not {layer_kind!r}")
+CHANNEL_LAYERS = channel_layers(redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=layer_kind)
 
 AUTH_USER_MODEL = "accounts.User"
 # The accounts app's subclasses of Django's and allauth's backends refuse banned users (at login
@@ -157,19 +185,25 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "svara@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Who gets an e-mail for every server error: "Ann <ann@example.com>, bob@example.com".
+ADMINS = config.admins()
 
+# The room's prefix on every cache key: two rooms on one Redis shared their log-in lockouts.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    | cache_options(REDIS_URL)
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
+CACHES["default"]["KEY_PREFIX"] = f"{LIVE_STATE_PREFIX}cache"
 
 FORMAT_MODULE_PATH = ["svara_site.formats"]  # Bulgarian numbers grouped by thousands
 LANGUAGE_CODE = "en"
@@ -181,13 +215,22 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles")
+if DEBUG:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise looks in it, and warns when it is missing
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Without DEBUG: hashed names (cached for a year), gzip and brotli copies, all made by
+    # `manage.py collectstatic`; a process started without them stops (svara_site/staticfiles.py).
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-}
+LOGGING = config.logging_config(level=os.environ.get("LOG_LEVEL", "INFO"), mail_admins=bool(ADMINS))
+# Error reports to Sentry, off unless SENTRY_DSN is set (sentry-sdk's Django integration).
+config.init_sentry(os.environ.get("SENTRY_DSN", "").strip(), environment=PUBLIC_URL or "local")

@@ -5,6 +5,17 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy
 from django.views.generic import RedirectView
 
+
+class FaviconRedirect(RedirectView):
+    """To the room's icon, its name resolved per request: with hashed static names, resolving it
+    when this module is imported failed every command run before collectstatic (migrate too)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")
+
+
 # The staff's panel says whose it is, not "Django administration".
 admin.site.site_header = gettext_lazy("Svara room: staff")
 admin.site.site_title = gettext_lazy("Svara room: staff")
@@ -12,7 +23,7 @@ admin.site.index_title = gettext_lazy("Running the room")
 
 urlpatterns = [
     # Browsers ask for /favicon.ico where a page names no icon (a downloaded hand file, say).
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("favicon.ico", FaviconRedirect.as_view()),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

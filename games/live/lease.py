@@ -17,6 +17,8 @@ from typing import Final
 
 import redis.asyncio as aioredis
 
+from games.live.redis_target import async_client
+
 LEASE_SECONDS: Final = float(os.environ.get("WORKER_LEASE_SECONDS", "15"))
 
 # Renew or release only the lease this holder holds: GET and PEXPIRE/DEL in one step.
@@ -47,9 +49,7 @@ class WorkerLease:
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str, seconds: float = LEASE_SECONDS) -> WorkerLease:
-        return cls(
-            aioredis.Redis.from_url(url, decode_responses=True), key=f"{prefix}worker", seconds=seconds
-        )
+        return cls(async_client(url, decode_responses=True), key=f"{prefix}worker", seconds=seconds)
 
     async def acquire(self) -> bool:
         """Take the lease if nobody holds it (or this holder does: then it is renewed)."""

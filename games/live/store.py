@@ -62,6 +62,8 @@ from typing import Any, Final, Literal, TypeAlias
 import orjson
 import redis.asyncio as aioredis
 
+from games.live.redis_target import async_client
+
 Doc: TypeAlias = dict[str, Any]
 
 DEFAULT_PREFIX: Final = "svara:live:"
@@ -429,7 +431,8 @@ class RedisStateStore(StateStore):
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX) -> RedisStateStore:
-        return cls(aioredis.Redis.from_url(url, decode_responses=True), prefix=prefix)
+        """``url``: a plain Redis URL or a Redis Sentinel one (games/live/redis_target.py)."""
+        return cls(async_client(url, decode_responses=True), prefix=prefix)
 
     @property
     def prefix(self) -> str:

@@ -116,3 +116,18 @@ def test_unpaced_may_run_on_its_own_number_of_tables():
     assert _table_counts(both, split) == [(200, ["paced"]), (400, ["unpaced"])]
     assert _table_counts(["unpaced"], split) == [(400, ["unpaced"])]
     assert _table_counts(["paced"], split) == [(200, ["paced"])]
+
+
+def test_the_proxy_is_judged_against_the_direct_setup_of_the_same_run():
+    direct = [row("svara", "paced", 100, 20), row("svara", "unpaced", 400, 300)]
+    proxied = [row("svara", "paced", 100, 24), row("svara", "unpaced", 350, 320)]
+    for r in proxied:
+        r.via = "nginx"
+    (summary_direct, *_), summary = medians(direct), medians(direct + proxied)
+    assert len(summary) == 4  # direct and through nginx kept apart
+    found = verdicts(summary)
+    assert found["paced_1_process_nginx_adds_at_most_5ms_to_p99"] is True  # 24 <= 20 + 5
+    assert found["unpaced_1_process_nginx_costs_at_most_10pct"] is False  # 350 < 0.9 * 400
+    # The relay ratios and the older targets look at the direct rows only.
+    assert all(r["servers"] == 1 for r in ratios(summary))
+    assert summary_direct.via == "direct"

@@ -6,8 +6,8 @@ What is here, and why it runs in subprocesses:
   database, which lives inside a transaction or is flushed between tests, so other processes would
   not see its rows or would lose them). The name is unique per run, so engineers sharing the machine
   never collide.
-- ``Daphne``: a real ``daphne`` process on a free port (``-p 0``; the port is read back from its
-  "Listening on" log line, which avoids the race of picking a port and binding it later).
+- ``Daphne``, ``TableWorker``: real server processes (deploy/processes.py, which the production
+  shape of deploy/local.py starts too).
 - ``django_call``: runs one command of this module (``python -m tests.live.procs <command> <json>``)
   in a subprocess against the dedicated database: seeding users with session cookies and tables,
   reading facts back (balances, stored hands), and ``audit_chips``. The test process itself keeps
@@ -22,37 +22,18 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
-import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
-LISTENING_RE = re.compile(r"Listening on TCP address [0-9.]+:(\d+)")
+from deploy.processes import BIN, ROOT, Daphne, Process, TableWorker, wait_until
 
-
-# ---------------------------------------------------------------- waiting
-
-
-def wait_until(predicate: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.05) -> Any:
-    """Poll ``predicate`` until it returns something truthy; fail with ``what`` after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = predicate()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(interval)
+__all__ = ["BIN", "ROOT", "Daphne", "Process", "TableWorker", "wait_until"]
 
 
 # ---------------------------------------------------------------- databases
@@ -134,111 +115,6 @@ def django_call(env: dict[str, str], command: str, **kwargs: Any) -> Any:
 
 
 # ---------------------------------------------------------------- servers
-
-
-def _spawn(command: list[str], *, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    handle = log.open("wb")
-    try:
-        return subprocess.Popen(
-            command,
-            env=env,
-            cwd=ROOT,
-            stdout=handle,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: killing it never reaches us
-        )
-    finally:
-        handle.close()
-
-
-@dataclass
-class Process:
-    """A server process of ours, its output in ``log``."""
-
-    proc: subprocess.Popen[bytes]
-    log: Path
-
-    @property
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no cleanup, as when a machine dies."""
-        if self.alive:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        self._terminate(self.proc)
-
-    @staticmethod
-    def _terminate(proc: subprocess.Popen[bytes]) -> None:
-        if proc.poll() is not None:
-            return
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-
-    def tail(self, chars: int = 3000) -> str:
-        return self.log.read_text(errors="replace")[-chars:]
-
-
-@dataclass
-class Daphne(Process):
-    """One Daphne process serving ``app``; ``port`` is the one it actually bound."""
-
-    port: int = 0
-
-    @classmethod
-    def start(cls, *, env: dict[str, str], log: Path, app: str = "svara_site.asgi:application") -> Daphne:
-        proc = _spawn([str(BIN / "daphne"), "-b", "127.0.0.1", "-p", "0", app], env=env, log=log)
-        try:
-            port = wait_until(lambda: cls._listening(proc, log), timeout=30, what=f"daphne ({log})")
-        except BaseException:
-            cls._terminate(proc)
-            raise
-        return cls(proc=proc, port=port, log=log)
-
-    @staticmethod
-    def _listening(proc: subprocess.Popen[bytes], log: Path) -> int | None:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-        match = LISTENING_RE.search(log.read_text(errors="replace"))
-        return int(match.group(1)) if match else None
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
-@dataclass
-class TableWorker(Process):
-    """``manage.py run_table_clock``: the table worker under LIVE_TABLE_WORKER (one more clock
-    otherwise). Started when it says its clock runs."""
-
-    @classmethod
-    def start(cls, *, env: dict[str, str], log: Path, ready: str = "table clock running") -> TableWorker:
-        """Started when its log says ``ready`` ("table clock standing by" for a standby)."""
-        proc = _spawn([sys.executable, str(ROOT / "manage.py"), "run_table_clock"], env=env, log=log)
-        worker = cls(proc=proc, log=log)
-        try:
-            wait_until(lambda: worker.says(ready), timeout=30, what=f"the table worker ({log})")
-        except BaseException:
-            worker.stop()
-            raise
-        return worker
-
-    def says(self, text: str) -> bool:
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"run_table_clock exited with {self.proc.returncode}:\n{self.tail()}")
-        return text in self.log.read_text(errors="replace")
 
 
 @contextmanager

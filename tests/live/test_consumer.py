@@ -159,7 +159,7 @@ async def test_reconnecting_mid_hand_shows_own_cards_again():
 async def test_anonymous_sockets_and_unknown_tables_are_refused():
     table = await sync_to_async(make_table)()
     comm = WebsocketCommunicator(
-        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1")]
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
     )
     connected, code = await comm.connect()
     assert not connected and code == 4401
@@ -168,7 +168,7 @@ async def test_anonymous_sockets_and_unknown_tables_are_refused():
 
     cookie = await sync_to_async(session_cookie)(ann)
     comm = WebsocketCommunicator(
-        application, f"/ws/table/{table.pk + 1000}/", headers=[(b"origin", b"http://127.0.0.1"), cookie]
+        application, f"/ws/table/{table.pk + 1000}/", headers=[(b"origin", b"http://127.0.0.1:8000"), cookie]
     )
     connected, code = await comm.connect()
     assert not connected and code == 4404
@@ -184,7 +184,7 @@ async def test_private_tables_refuse_sockets_from_strangers_but_not_the_invited(
     assert "table-version" in viewer.last
     cookie = await sync_to_async(session_cookie)(stranger)
     comm = WebsocketCommunicator(
-        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1"), cookie]
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000"), cookie]
     )
     connected, code = await comm.connect()
     assert not connected and code == 4404
@@ -199,7 +199,7 @@ async def test_private_tables_refuse_sockets_from_strangers_but_not_the_invited(
 
     await sync_to_async(invite)(cookie)
     comm = WebsocketCommunicator(
-        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1"), cookie]
+        application, f"/ws/table/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000"), cookie]
     )
     connected, _ = await comm.connect()
     assert connected

@@ -1,0 +1,91 @@
+"""The player's real address behind proxies, and one log line per request with it.
+
+Each proxy appends the address it saw to ``X-Forwarded-For``; what a client wrote there comes
+first. So with ``TRUSTED_PROXIES`` = N in front, the player's address is the N-th entry from the
+right, and anything left of it is the client's own say (Daphne's ``--proxy-headers`` takes the
+first entry: the one a client writes). ``RealClient`` puts that address in the ASGI scope's
+``client``, which is Django's ``REMOTE_ADDR`` (allauth's log-in limits per address read it) and
+what the consumers and the access log see.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from svara_site.config import ip_address
+
+Scope = dict[str, Any]
+access_log = logging.getLogger("svara.access")
+
+
+def header(scope: Scope, name: bytes) -> str:
+    """All values of one request header, joined as HTTP joins repeated ones."""
+    values = [v.decode("latin1") for k, v in scope.get("headers", ()) if k == name]
+    return ",".join(values)
+
+
+def real_client(scope: Scope, *, trusted: int) -> str | None:
+    """The player's address by ``X-Forwarded-For`` and ``trusted`` proxies; None: keep the peer's."""
+    if trusted <= 0:
+        return None
+    entries = [e.strip() for e in header(scope, b"x-forwarded-for").split(",") if e.strip()]
+    if len(entries) < trusted:
+        return None  # not through every proxy (a direct connection): the peer is the client
+    return ip_address(entries[-trusted])
+
+
+class RealClient:
+    """ASGI middleware: ``scope["client"]`` becomes the player's address."""
+
+    def __init__(self, app: Any, *, trusted: int) -> None:
+        self.app = app
+        self.trusted = trusted
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            address = real_client(scope, trusted=self.trusted)
+            if address is not None:
+                scope = {**scope, "client": (address, 0)}
+        await self.app(scope, receive, send)
+
+
+class AccessLog:
+    """ASGI middleware: one line per HTTP request and per socket opened or refused, naming the
+    client as ``RealClient`` left it (so it sits inside that one)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status: list[int] = []
+
+        async def logged_send(message: dict[str, Any]) -> None:
+            kind = message["type"]
+            if not status:
+                if kind == "http.response.start":
+                    status.append(message["status"])
+                elif kind == "websocket.accept":
+                    status.append(101)
+                elif kind == "websocket.close":
+                    status.append(403)
+                if status:
+                    self.log(scope, status[0], started)
+            await send(message)
+
+        await self.app(scope, receive, logged_send)
+
+    @staticmethod
+    def log(scope: Scope, status: int, started: float) -> None:
+        client = (scope.get("client") or ("-",))[0]
+        method = scope.get("method", "WS")
+        path = scope.get("path", "")
+        query = scope.get("query_string", b"")
+        target = f"{path}?{query.decode('latin1')}" if query else path
+        elapsed = (time.perf_counter() - started) * 1000
+        access_log.info("%s %s %s %s %.1fms", client, method, target, status, elapsed)

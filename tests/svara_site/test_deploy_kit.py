@@ -1,0 +1,91 @@
+"""The deploy kit (deploy/): the nginx site renders into a configuration nginx accepts, the example
+environment passes `check --deploy`, the units start what exists."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from deploy.local import NGINX_MAIN, make_certificate
+from deploy.nginx_site import Site, render
+from tests.conftest import service_missing
+from tests.svara_site.envkit import ROOT, clean_env, run_manage, strong_key
+
+KIT = ROOT / "deploy"
+
+
+def test_the_nginx_site_renders_every_placeholder_and_nginx_accepts_it(tmp_path: Path) -> None:
+    if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
+        service_missing("needs nginx (Debian's nginx package)")
+    make_certificate(tmp_path / "tls", "svara.example")
+    site = Site(
+        public_url="https://svara.example",
+        web_ports=(8001, 8002, 8003),
+        static_root=tmp_path / "static",
+        certificate=tmp_path / "tls" / "fullchain.pem",
+        key=tmp_path / "tls" / "privkey.pem",
+    )
+    text = render(site)
+    assert "@@" not in text.split("\n", 8)[-1]  # past the header's words about the placeholders
+    assert text.count("server 127.0.0.1:800") == 3 and "listen 443 ssl http2;" in text
+    assert "return 301 https://$host$request_uri;" in text
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "svara.conf").write_text(
+        text.replace("listen 443", "listen 127.0.0.1:18443").replace("listen 80", "listen 127.0.0.1:18080")
+    )
+    (tmp_path / "nginx.conf").write_text(NGINX_MAIN.format(prefix=tmp_path))
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    done = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    with pytest.raises(ValueError):
+        render(Site("http://svara.example", (8001,), tmp_path, tmp_path, tmp_path))
+
+
+def test_every_proxied_location_sets_the_proxy_headers() -> None:
+    # nginx inherits no proxy_set_header into a location that sets any of its own.
+    text = (KIT / "nginx" / "svara.conf").read_text()
+    for block in re.findall(r"location [^{]+\{(.*?)\n    \}", text, flags=re.S):
+        if "proxy_pass" in block:
+            for header in (
+                "Host $http_host",
+                "X-Forwarded-For $proxy_add_x_forwarded_for",
+                "X-Forwarded-Proto $scheme",
+            ):
+                assert f"proxy_set_header {header};" in block, block
+
+
+def test_the_example_environment_passes_check_deploy(tmp_path: Path) -> None:
+    values = {}
+    for line in (KIT / "svara.env.example").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, value = line.partition("=")
+            values[name] = value
+    values["SECRET_KEY"] = strong_key()  # the example's placeholder is refused as too weak
+    values["STATIC_ROOT"] = str(tmp_path / "static")
+    values.pop("SVARA_VAR_DIR")  # clean_env gives it a temporary one
+    done = run_manage("check", "--deploy", "--fail-level", "WARNING", env=clean_env(tmp_path, **values))
+    assert done.returncode == 0, done.stdout + done.stderr
+    values["SECRET_KEY"] = "change-me-to-50-random-characters"
+    done = run_manage("check", env=clean_env(tmp_path, **values))
+    assert done.returncode != 0 and "SECRET_KEY is too weak" in done.stderr
+
+
+def test_the_units_start_what_the_room_has() -> None:
+    web = (KIT / "systemd" / "svara-web@.service").read_text()
+    worker = (KIT / "systemd" / "svara-worker.service").read_text()
+    assert (
+        "-p %i" in web
+        and "svara_site.asgi:application" in web
+        and "EnvironmentFile=/etc/svara/svara.env" in web
+    )
+    assert "manage.py run_table_clock" in worker
+    assert (ROOT / "games" / "management" / "commands" / "run_table_clock.py").exists()
