@@ -12,7 +12,7 @@ import uuid
 
 os.environ.setdefault("DEBUG", "true")
 
-from svara_site.settings import *  # noqa: E402, F403
+from svara_site.settings import *  # noqa: F403
 
 SVARA_TEST_HOOKS = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
