@@ -33,6 +33,8 @@ from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games import socket_limits
 from games.dispatch import DirectDispatch
+from games.engine.hand import PLAYER_VERBS
+from games.engine.table_rules import buy_in_range
 from games.live import announced, ejection, practice, service
 from games.live.store import StateError
 from games.live.views import build_view
@@ -41,7 +43,7 @@ from svara_site.jinja2 import fixed_template, render_in_language
 
 log = logging.getLogger(__name__)
 
-MOVES = {"dark", "decline", "fold", "pass", "call", "raise", "join", "skip"}
+MOVES = frozenset(PLAYER_VERBS)
 COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
 MAX_MESSAGE = socket_limits.MAX_MESSAGE
 
@@ -298,7 +300,7 @@ def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeStr
                 "my_seat": my_seat,
                 "user_is_authenticated": True,
                 "action_id": secrets.token_hex(8),
-                "buy_in": {"min": 20 * stake, "max": 100 * stake, "default": 50 * stake},
+                "buy_in": buy_in_range(stake),
                 "keys": MOVE_KEYS,
                 "server_now": int(time.time()),
                 "fair_deck_url": _fair_deck_url(),

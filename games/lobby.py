@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import wallet_balance
+from games.engine.table_rules import buy_in_range
 from games.live import service
 from games.models import STAKES, Seat, Table
 
@@ -215,7 +216,7 @@ def play_now(*, user: User) -> PlayNow:
                 "You need at least %(need)s chips to sit down; your wallet holds %(balance)s. "
                 "Your profile page has the daily bonus and the refill."
             )
-            % {"need": 20 * STAKES[0], "balance": balance}
+            % {"need": buy_in_range(STAKES[0]).low, "balance": balance}
         )
     attempts = 0
     for table, free in _candidates(balance=balance):

@@ -15,8 +15,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-STAKES = (10, 50, 200, 1000)
-MIN_SEATS, MAX_SEATS = 2, 6
+from games.engine import table_rules
+
+# The table's rules live with the engine's; the models and their constraints take them from there.
+STAKES, MIN_SEATS, MAX_SEATS = table_rules.STAKES, table_rules.MIN_SEATS, table_rules.MAX_SEATS
 
 
 def new_invite_code() -> str:
@@ -62,15 +64,15 @@ class Table(models.Model):
 
     @property
     def min_buy_in(self) -> int:
-        return 20 * self.stake
+        return table_rules.buy_in_range(self.stake).low
 
     @property
     def max_buy_in(self) -> int:
-        return 100 * self.stake
+        return table_rules.buy_in_range(self.stake).high
 
     @property
     def default_buy_in(self) -> int:
-        return 50 * self.stake
+        return table_rules.buy_in_range(self.stake).default
 
 
 class Seat(models.Model):

@@ -19,9 +19,13 @@ from typing import Any, NamedTuple
 from games.engine.cards import Card
 from games.engine.fairness import shuffled_deck
 from games.engine.scoring import score_cards
+from games.engine.table_rules import chips_to_be_dealt_in
 
 DARK, BETTING, JOIN, FINISHED, AWAITING_DECK = "dark", "betting", "join", "finished", "awaiting_deck"
 VERB_ORDER = ("dark", "decline", "fold", "call", "raise", "join", "skip")
+# The moves a player sends: the verbs and PASS, FOLD's other name when nothing is to call
+# ("timeout" is the clock's and "leave" the table's: neither is a move a player sends).
+PLAYER_VERBS = (*VERB_ORDER, "pass")
 TIMEOUT_MEANS = {DARK: "decline", BETTING: "fold", JOIN: "skip"}
 
 
@@ -200,8 +204,8 @@ class Hand:
         for deck in hand.decks:
             _check_deck(deck, 0)
         # A player with fewer than 2 S chips is not dealt in (RULES.md §3).
-        # c >= 2 * stake for each c, in C.
-        in_hand = hand.in_hand = list(map(ge, chips, repeat(2 * stake)))
+        # c >= two stakes for each c, in C.
+        in_hand = hand.in_hand = list(map(ge, chips, repeat(chips_to_be_dealt_in(stake))))
         dealt_in = sum(in_hand)
         if dealt_in < 2:
             raise ValueError("fewer than two players have the 2 x stake needed to be dealt in")

@@ -12,6 +12,7 @@ from typing import Any
 
 from games.engine.cards import CardError, card_text, parse_cards
 from games.engine.hand import DeckError, Hand, legal_json
+from games.engine.table_rules import can_be_dealt_in
 
 FORMAT = "svara-hand/1"
 
@@ -62,7 +63,7 @@ def load_hand_file(data: object) -> HandFile:
         chips.append(player["chips"])
     if len(set(names)) != len(names):
         raise HandFileError("two players have the same name")
-    if sum(c >= 2 * stake for c in chips) < 2:
+    if sum(can_be_dealt_in(chips=c, stake=stake) for c in chips) < 2:
         raise HandFileError("fewer than two players have the 2 x stake needed to be dealt in")
     dealer_name = data.get("dealer")
     if dealer_name not in names:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine.bots import LEVELS
+from games.engine.table_rules import chips_to_be_dealt_in
 from games.live import service
 from games.live import table as t
 from games.live.store import Versioned, get_state_store
@@ -90,7 +91,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
         raise Refused(_("this is not your practice table"))
     if doc["hand"] or doc["ended"]:
         raise Refused(_("finish the hand in play first"))
-    need = 2 * doc["table"]["stake"]
+    need = chips_to_be_dealt_in(doc["table"]["stake"])
     if all(s["chips"] >= need for s in doc["seats"] if s):
         raise Refused(_("both sides can still play: a new game starts when one is out of chips"))
     await database_sync_to_async(_reset_chips)(table_id=table_id)

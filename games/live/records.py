@@ -34,6 +34,7 @@ from accounts.services import (
 )
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
+from games.engine.table_rules import can_be_dealt_in
 from games.live import events
 from games.live.table import Refused, ready_positions, seat_entry
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
@@ -74,7 +75,7 @@ def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
             name=(seat.bot_level and seat.user.first_name) or seat.user.get_username(),
             chips=chips,
             client_seed=seat.client_seed,
-            sitting_out=seat.sitting_out or chips < 2 * table.stake,
+            sitting_out=seat.sitting_out or not can_be_dealt_in(chips=chips, stake=table.stake),
             bot=seat.bot_level,
         )
     return seats

@@ -578,10 +578,3 @@ async def stop_clocks() -> None:
                 await clock.stop()
         if owner is loop or owner.is_closed():
             del _clocks[key]
-
-
-def table_view(doc: t.Doc, *, user_id: int | None, version: int) -> dict[str, Any]:
-    """What one viewer may see of the table (see views.py for the shape)."""
-    from games.live.views import build_view
-
-    return build_view(doc, user_id=user_id, version=version)

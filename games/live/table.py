@@ -43,7 +43,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, LEAVE, Hand, IllegalAction
+from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, Hand, IllegalAction
+from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
 from svara_site.jinja2 import chips
 
 Doc = dict[str, Any]
@@ -67,7 +68,7 @@ COMPUTER_NAMES = {
     "hard": gettext_noop("Computer (hard)"),
 }
 _COMPUTER_NAME_SET = frozenset(COMPUTER_NAMES.values())
-VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
+VERBS = PLAYER_VERBS
 WHOLE_LIMIT = 10**12
 _DIGITS = re.compile(r"[0-9]{1,12}")
 # What the page sends: hex digits and a suffix. Kept in the document, so nothing the store's JSON
@@ -294,7 +295,7 @@ def in_current_hand(doc: Doc, position: int) -> bool:
 
 def ready_positions(doc: Doc) -> list[int]:
     """Seats that will be dealt in: not sitting out, not leaving, at least 2 S chips (RULES.md §3)."""
-    need = 2 * doc["table"]["stake"]
+    need = chips_to_be_dealt_in(doc["table"]["stake"])
     return [
         pos
         for pos, seat in enumerate(doc["seats"])
@@ -645,18 +646,6 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
     doc["timer"] = {"kind": "settle", "at": now + SHOWDOWN_PAUSE}
 
 
-def settlement_deltas(doc: Doc) -> tuple[dict[int, int], dict[int, int]]:
-    """For the ended hand: chips won or lost per user id, and final chips per user id."""
-    ended = doc["ended"]
-    hand = Hand.from_json(ended["state"])
-    deltas: dict[int, int] = {}
-    finals: dict[int, int] = {}
-    for index, user_id in enumerate(ended["players"]):
-        deltas[user_id] = hand.chips[index] - hand.starting_chips[index]
-        finals[user_id] = hand.chips[index]
-    return deltas, finals
-
-
 def ended_chips(doc: Doc) -> dict[int, int]:
     """Position -> chips at the end of the ended hand, for the seats its players still hold:
     what the seats take when it is settled, and show until then (views.build_view)."""
@@ -689,7 +678,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
 
 
 def _sit_out_broke_players(doc: Doc) -> None:
-    need = 2 * doc["table"]["stake"]
+    need = chips_to_be_dealt_in(doc["table"]["stake"])
     for seat in doc["seats"]:
         if seat and seat["chips"] < need and not seat["sitting_out"]:
             seat["sitting_out"] = True
@@ -741,7 +730,7 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
     doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["chips"] = chips
-    if chips >= 2 * doc["table"]["stake"] and seat["sitting_out"] and not seat["away"]:
+    if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
     _log(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
     schedule_start(doc, now=now)
@@ -751,10 +740,9 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
 def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) -> Doc:
     doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
-    if not sitting_out and seat["chips"] < 2 * doc["table"]["stake"]:
-        raise Refused(
-            _("add chips first: a hand needs at least %(chips)s") % {"chips": 2 * doc["table"]["stake"]}
-        )
+    need = chips_to_be_dealt_in(doc["table"]["stake"])
+    if not sitting_out and seat["chips"] < need:
+        raise Refused(_("add chips first: a hand needs at least %(chips)s") % {"chips": chips(need)})
     seat["sitting_out"] = sitting_out
     seat["away"] = False
     seat["timeouts"] = 0

@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
+from games.engine.table_rules import chips_to_be_dealt_in
 from games.live.table import Doc, ended_chips, entry, hand_of, position_of, render_entry, shown_name
 from games.rules_content import card_name
 from svara_site.jinja2 import active_words
@@ -277,5 +278,5 @@ def _new_game_offered(doc: Doc) -> bool:
     """A practice table between hands where one side cannot play another hand."""
     if not doc["table"].get("practice") or doc["hand"] or doc.get("ended"):
         return False
-    need = 2 * doc["table"]["stake"]
+    need = chips_to_be_dealt_in(doc["table"]["stake"])
     return any(s["chips"] < need for s in doc["seats"] if s)

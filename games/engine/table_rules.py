@@ -1,0 +1,35 @@
+"""The table's rules (RULES.md §3), beside the hand's: the stakes and seats a table may have, what
+a seat needs to be dealt in, and how much it may bring. (The moves a player may send are the
+hand's: ``hand.PLAYER_VERBS``.)
+
+One home for each: the database's constraints, the forms, the table service, the views and the
+lobby all ask here. Pure Python, like the rest of the engine.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+STAKES = (10, 50, 200, 1000)
+MIN_SEATS, MAX_SEATS = 2, 6
+
+
+def chips_to_be_dealt_in(stake: int) -> int:
+    """A seat with fewer than two stakes sits out until it adds chips (RULES.md §3)."""
+    return 2 * stake
+
+
+def can_be_dealt_in(*, chips: int, stake: int) -> bool:
+    return chips >= chips_to_be_dealt_in(stake)
+
+
+class BuyIn(NamedTuple):
+    """What a seat may bring: 20 to 100 stakes, 50 by default (RULES.md §3)."""
+
+    low: int
+    high: int
+    default: int
+
+
+def buy_in_range(stake: int) -> BuyIn:
+    return BuyIn(low=20 * stake, high=100 * stake, default=50 * stake)
