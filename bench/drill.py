@@ -45,8 +45,8 @@ from typing import Any
 import redis
 import websockets
 
-from tests.live import procs
-from tests.live.frames import VERSION_RE, hidden_cards_seen, moves, seat_blocks
+from bench import harness as procs
+from bench.frames import VERSION_RE, hidden_cards_seen, moves, seat_blocks
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FAULTS = ("kill-web", "kill-worker", "flush", "flood")

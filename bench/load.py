@@ -64,7 +64,7 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from tests.live import procs
+from bench import harness as procs
 
 RESULTS = Path(__file__).resolve().parent / "results"
 LOSS_AFTER = 5.0  # seconds without the update: counted lost

@@ -12,9 +12,9 @@ import pytest
 import websockets
 from channels.consumer import AsyncConsumer
 
+from bench import harness as procs
 from bench import load, relay
 from games.dispatch import DirectDispatch
-from tests.live import procs
 
 VERSION = re.compile(r'data-version="(\d+)"')
 

@@ -28,6 +28,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, expect
 
+from bench import harness as procs
 from deploy.local import Shape, make_certificate, production_shape
 from tests.e2e.conftest import CHROMIUM_ARGS
 from tests.e2e.test_play_in_browser import (
@@ -39,7 +40,6 @@ from tests.e2e.test_play_in_browser import (
     sign_up,
     wait_for_hand,
 )
-from tests.live import procs
 from tests.live.test_multiprocess import delete_prefix
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.redis, pytest.mark.timeout(420)]

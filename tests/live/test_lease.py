@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from bench import harness as procs
 from games.live.lease import WorkerLease
-from tests.live import procs
 from tests.live.test_multiprocess import delete_prefix
 
 

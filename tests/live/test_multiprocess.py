@@ -1,6 +1,6 @@
 """Two real Daphne processes on one Redis and one PostgreSQL database, players on real WebSockets.
 
-Nothing here goes through ``WebsocketCommunicator``: the servers are subprocesses (tests/live/procs.py),
+Nothing here goes through ``WebsocketCommunicator``: the servers are subprocesses (bench/harness.py),
 players are ``websockets`` clients, and the database is a dedicated one (created and migrated for
 this module, dropped afterwards), because the pytest test database is invisible to other processes.
 
@@ -24,8 +24,8 @@ import redis
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from tests.live import procs
-from tests.live.frames import (  # noqa: F401  (other tests import these from here)
+from bench import harness as procs
+from bench.frames import (  # noqa: F401  (other tests import these from here)
     OVER_RE,
     VERSION_RE,
     _region,

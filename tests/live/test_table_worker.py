@@ -18,11 +18,11 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from accounts.services import seat_balance
+from bench import harness as procs
 from games.live import service
 from games.live.clock import TurnClock
 from games.live.store import get_state_store
 from games.models import PlayedHand
-from tests.live import procs
 from tests.live.test_multiprocess import Player, delete_prefix, hand_over, moves, sit_both, to_act
 from tests.live.test_service_hands import act, audit_clean, seated_table
 from tests.live.test_service_hands import to_act as user_to_act

@@ -18,7 +18,7 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from tests.live import procs
+from bench import harness as procs
 from tests.svara_site.envkit import strong_key
 
 pytestmark = pytest.mark.timeout(240)

@@ -1,4 +1,5 @@
-"""Real server processes for the multi-process tests and the load benchmark.
+"""The harness the benchmarks and the multi-process tests share: real server processes on a
+database and a Redis of their own.
 
 What is here, and why it runs in subprocesses:
 
@@ -8,7 +9,7 @@ What is here, and why it runs in subprocesses:
   never collide.
 - ``Daphne``, ``TableWorker``: real server processes (deploy/processes.py, which the production
   shape of deploy/local.py starts too).
-- ``django_call``: runs one command of this module (``python -m tests.live.procs <command> <json>``)
+- ``django_call``: runs one command of this module (``python -m bench.harness <command> <json>``)
   in a subprocess against the dedicated database: seeding users with session cookies and tables,
   reading facts back (balances, stored hands), and ``audit_chips``. The test process itself keeps
   pytest-django's database guard; every row it looks at is read the way another process would.
@@ -102,7 +103,7 @@ def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.Co
 def django_call(env: dict[str, str], command: str, **kwargs: Any) -> Any:
     """Run one of this module's commands in a subprocess against ``env``'s database; its JSON result."""
     done = subprocess.run(
-        [sys.executable, "-m", "tests.live.procs", command, json.dumps(kwargs)],
+        [sys.executable, "-m", "bench.harness", command, json.dumps(kwargs)],
         env=env,
         cwd=ROOT,
         capture_output=True,

@@ -1,8 +1,8 @@
 """Reading table frames as a player over a real socket would: the seats, the face-up cards in each,
 the moves offered, and whether a frame shows a card its viewer must not see (``hidden_cards_seen``).
 
-Used by the multi-process tests and by the fault drill (bench/drill.py), whose players check
-every frame they receive.
+Used by the fault drill (bench/drill.py) and the multi-process tests, whose players check every
+frame they receive.
 """
 
 from __future__ import annotations
