@@ -407,7 +407,7 @@ def parse_hand(*, text: str = "", picked: list[str] | None = None) -> tuple[Card
     cards: list[Card] = []
     for token in tokens:
         try:
-            card = parse_card(token)
+            card = parse_card(token.upper())  # people type 7c; files and the engine use capitals
         except CardError:
             raise HandInputError(
                 gettext(
