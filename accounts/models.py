@@ -17,6 +17,17 @@ from django.utils import timezone
 class User(AbstractUser):
     """The room's user. Custom from the first migration so fields can be added later."""
 
+    # The computer's accounts (made by a migration, accounts.services.computer) carry their level:
+    # the practice tables find the computer by it, never by a username somebody could register.
+    computer_level = models.CharField(max_length=10, blank=True, default="", editable=False)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["computer_level"], condition=~Q(computer_level=""), name="user_one_computer_per_level"
+            ),
+        ]
+
 
 class Ban(models.Model):
     """A staff decision that a user may not log in or sit at a table, kept after it is lifted."""
