@@ -1,14 +1,21 @@
 """Sign-up grants the welcome chips (allauth's user_signed_up, so only real sign-ups get them;
-users made in the admin or by createsuperuser start at 0 and can claim a refill)."""
+users made in the admin or by createsuperuser start at 0 and can claim a refill). A password reset
+unlocks the account's log-in (allauth clears only the keys of its e-mail addresses)."""
 
 from __future__ import annotations
 
-from allauth.account.signals import user_signed_up
+from allauth.account.signals import password_reset, user_signed_up
 from django.dispatch import receiver
 
 from accounts.services.grants import grant_signup_bonus
+from accounts.services.login_limits import clear_login_limit
 
 
 @receiver(user_signed_up, dispatch_uid="accounts.grant_signup_bonus")
 def grant_chips_on_signup(sender, request, user, **kwargs) -> None:
     grant_signup_bonus(user=user)
+
+
+@receiver(password_reset, dispatch_uid="accounts.clear_login_limit")
+def unlock_after_password_reset(sender, request, user, **kwargs) -> None:
+    clear_login_limit(request=request, user=user)

@@ -11,12 +11,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
-
-COMPUTER_LEVELS = ("easy", "normal", "hard")
-
-
-def computer_username(*, level: str) -> str:
-    return f"computer-{level}"
+from accounts.usernames import COMPUTER_LEVELS, computer_username
 
 
 def computer_account(*, level: str, name: str) -> User:
