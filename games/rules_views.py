@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_lazy
 
+from games import history
 from games import rules_content as rc
 from games.engine.cards import DECK, WILD, Card, CardError, card_text, parse_card
 from games.engine.fairness import (
@@ -225,8 +226,8 @@ def find_played_hand(ref: str) -> PlayedHand | None:
         return None
     first, second = match.groups()
     if second is None:
-        return PlayedHand.objects.filter(pk=int(first)).first()
-    return PlayedHand.objects.filter(table_id=int(first), number=int(second)).first()
+        return PlayedHand.objects.select_related("table").filter(pk=int(first)).first()
+    return PlayedHand.objects.select_related("table").filter(table_id=int(first), number=int(second)).first()
 
 
 @dataclass
@@ -342,7 +343,8 @@ def fair_page(request: HttpRequest) -> HttpResponse:
     hand_missing = False
     if hand_form.is_bound and hand_form.is_valid():
         found = find_played_hand(hand_form.cleaned_data["hand"])
-        if found is None:
+        # A private table's hand is "no such hand" to outsiders: nothing to learn, not even that it exists.
+        if found is None or not history.may_check_hand(hand=found, user=request.user):
             hand_missing = True
         else:
             check = check_played_hand(found)
