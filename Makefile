@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8000
+# Bytes of one WebSocket message Daphne reads before it is Python's problem (a form is a few hundred).
+WS_MAX_MESSAGE ?= 16384
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint format install migrate messages bench clean
@@ -24,7 +26,7 @@ messages: install
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) svara_site.asgi:application
+	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) svara_site.asgi:application
 
 test: install messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

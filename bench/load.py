@@ -71,6 +71,7 @@ SETTINGS = {"relay": "svara_site.settings", "stock-relay": "bench.settings_stock
 # it comes (the issue's "bare stack").
 RELAYS = {"relay": "tuned", "stock-relay": "stock"}
 VERSION_RE = re.compile(r'data-version="(\d+)"')
+EPOCH_RE = re.compile(r'data-epoch="([0-9a-z]*)"')
 AMOUNT_RE = re.compile(r'name="amount" min="(\d+)"')
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -115,6 +116,7 @@ class Seat:
     index: int
     ws: ClientConnection | None = None
     version: int = -1
+    epoch: str = ""  # the table's life the frames show: every move names it
     frame: str = ""
     acted_for: int = -1
 
@@ -222,6 +224,8 @@ class Players:
             seat.acted_for = -1
         if version > seat.version:
             seat.version, seat.frame = version, frame
+            epoch = EPOCH_RE.search(frame, 0, 600)
+            seat.epoch = epoch.group(1) if epoch else ""
             for p in list(table.pending):
                 if version > p.version:
                     p.waiting.discard(seat.index)
@@ -260,7 +264,12 @@ class Players:
     async def _act(self, seat: Seat, version: int, move: tuple[str, int | None]) -> None:
         verb, amount = move
         self.sent += 1
-        fields: dict[str, Any] = {"verb": verb, "version": str(version), "action_id": f"b{self.sent}"}
+        fields: dict[str, Any] = {
+            "verb": verb,
+            "version": str(version),
+            "epoch": seat.epoch,
+            "action_id": f"b{self.sent}",
+        }
         if amount is not None:
             fields["amount"] = str(amount)
         sent = time.perf_counter()

@@ -31,8 +31,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from games import socket_limits
 from games.dispatch import DirectDispatch
-from games.live import announced, practice, service
+from games.live import announced, ejection, practice, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 
 MOVES = {"dark", "decline", "fold", "pass", "call", "raise", "join", "skip"}
 COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
-MAX_MESSAGE = 4096
+MAX_MESSAGE = socket_limits.MAX_MESSAGE
 
 
 def language_from_scope(scope: dict[str, Any]) -> str:
@@ -100,10 +101,12 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """One socket for one viewer (player or spectator) of one table."""
 
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
+    closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
 
     async def connect(self) -> None:
         self.commands: set[asyncio.Task] = set()
         self.command_lock = asyncio.Lock()
+        self.budget = socket_limits.table_budget()
         self.user = self.scope.get("user")
         self.language = language_from_scope(self.scope)
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -125,17 +128,33 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
         service.ensure_clock()
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
+        # Commands still queued behind the lock see this and do nothing; the one running finishes
+        # (it may be half-way between the database and the store) but sends nothing.
+        self.closed = True
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(ejection.user_group(self.user.pk), self.channel_name)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        if not self.closed:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     # ------------------------------------------------------------ in
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closed:
+            return
+        if not self.budget.take() or len(self.commands) >= socket_limits.MAX_COMMANDS_IN_FLIGHT:
+            await self._close_for_flooding()
+            return
         # A command may wait on the database (a hand it ends is settled at once): run it beside
         # the consumer's message loop, so this socket keeps getting the table's updates meanwhile.
         # The lock keeps one socket's commands in the order they came.
@@ -145,9 +164,17 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         _in_flight.add(task)
         task.add_done_callback(_in_flight.discard)
 
+    async def _close_for_flooding(self) -> None:
+        log.warning(
+            "table %s: socket of user %s closed, over its message budget", self.table_id, self.user.pk
+        )
+        self.closed = True
+        await self.close(code=socket_limits.POLICY_VIOLATION)
+
     async def _command(self, text_data: str | None) -> None:
         async with self.command_lock:
-            await self._run_command(text_data)
+            if not self.closed:
+                await self._run_command(text_data)
 
     async def _run_command(self, text_data: str | None) -> None:
         # The whole command in the viewer's language: refusals are worded where they are raised,
@@ -167,12 +194,12 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             raise service.Refused(_("that message could not be read"))
         try:
             message = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
             raise service.Refused(_("that message could not be read (not JSON)")) from None
         if not isinstance(message, dict):
             raise service.Refused(_("that message could not be read (not a form)"))
         verb = message.get("verb")
-        if verb not in COMMANDS:
+        if not isinstance(verb, str) or verb not in COMMANDS:
             raise service.Refused(_("unknown command %(verb)s") % {"verb": repr(str(verb)[:20])})
         table = message.get("table")
         if table not in (None, "", self.table_id, str(self.table_id)):
@@ -184,15 +211,21 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if verb == "sync":
             await self.send_table()
         elif verb in MOVES:
-            await service.table_act(
+            state = await service.table_act(
                 user=user,
                 table_id=tid,
                 verb=verb,
                 amount=m.get("amount"),
                 client_version=m.get("version"),
                 action_id=m.get("action_id"),
-                epoch=m.get("epoch") or None,
+                # Every page sends the epoch it shows; whatever else comes (none, [], 0) is checked
+                # like any other and refused, never skipped.
+                epoch=m.get("epoch", ""),
             )
+            if self.shown is not None and self.shown == (state.doc.get("epoch"), state.version):
+                # Nothing changed (a move repeated by its action id): no broadcast will come, so
+                # the sender gets its answer here.
+                await self.send_table()
         elif verb == "sit":
             await service.table_sit(
                 user=user, table_id=tid, position=m.get("position"), buy_in=m.get("buy_in")
@@ -207,6 +240,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
         elif verb == "newgame":
             await practice.practice_new_game(user=user, table_id=tid)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        """Staff banned this player: a last frame saying so, then the socket is closed."""
+        with translation.override(self.language):
+            await self.send_table(error=_(ejection.EJECTED_NOTICE))
+        self.closed = True
+        await self.close(code=ejection.BANNED_CLOSE_CODE)
 
     # ------------------------------------------------------------ out
 
@@ -289,6 +329,7 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
         self.language = language_from_scope(self.scope)
+        self.budget = socket_limits.lobby_budget()
         self.dirty = False
         self.render_task: Any = None
         await self.channel_layer.group_add(service.LOBBY_GROUP, self.channel_name)
@@ -301,7 +342,11 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(service.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.send_tables()  # any message asks for the list again
+        # The page sends nothing: the list comes when seats change. A message costs nothing (no
+        # query, no render), and a stream of them closes the socket.
+        if not self.budget.take():
+            log.warning("lobby socket closed, over its message budget")
+            await self.close(code=socket_limits.POLICY_VIOLATION)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         self.dirty = True

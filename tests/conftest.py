@@ -10,6 +10,7 @@ installed by CI for both of its runs, so under ``CI=true`` a missing browser fai
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import AsyncIterator
 
@@ -67,11 +68,19 @@ def isolated_live_state(settings):
 
 
 @pytest.fixture(autouse=True)
-async def stop_turn_clocks() -> AsyncIterator[None]:
+def stop_turn_clocks(request: pytest.FixtureRequest) -> None:
+    """Every coroutine test gets ``_stopped_turn_clocks``, wherever it lives: a clock left running
+    fails later tests at teardown. Synchronous tests (the browser's among them, whose Playwright
+    runs a loop of its own) open no table socket on a loop of the test's, and get nothing."""
+    if inspect.iscoroutinefunction(getattr(request, "function", None)):
+        request.getfixturevalue("_stopped_turn_clocks")
+
+
+@pytest.fixture
+async def _stopped_turn_clocks() -> AsyncIterator[None]:
     """A test that connects a table socket starts this loop's turn clock: stop it with the test,
     and let the commands its sockets sent finish (a hand's settlement may outlive the sockets),
-    or the database would be flushed under a running transaction. Every test gets it, wherever
-    it lives: a clock left running fails later tests at teardown."""
+    or the database would be flushed under a running transaction."""
     yield
     from games.consumers import drain_commands
     from games.live import service

@@ -5,12 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Ban, User
 from accounts.services.errors import InvalidRequest, LedgerError, UserBanned
 from accounts.services.posting import check_user
+
+# Sent once a ban is committed, with ``user`` and ``ban``.
+user_banned = Signal()
 
 
 def active_ban(*, user: Any) -> Ban | None:
@@ -52,7 +56,10 @@ def ban_user(*, user: Any, reason: str, staff_user: Any) -> Ban:
         raise LedgerError(_("Staff cannot ban themselves."))
     try:
         with transaction.atomic():
-            return Ban.objects.create(user=user, reason=reason.strip(), staff_user=staff_user)
+            ban = Ban.objects.create(user=user, reason=reason.strip(), staff_user=staff_user)
+            # The tables (another app) take the player off their seats and close their sockets.
+            transaction.on_commit(lambda: user_banned.send(sender=Ban, user=user, ban=ban))
+            return ban
     except IntegrityError:
         # The partial unique constraint: one active ban per user.
         raise LedgerError(_("%(user)s is already banned.") % {"user": user}) from None

@@ -20,6 +20,7 @@ import operator
 import re
 import secrets
 import struct
+import unicodedata
 from collections.abc import Sequence
 
 from games.engine.cards import DECK, Card, CardError, card_text, parse_card
@@ -30,6 +31,7 @@ __all__ = [
     "MAX_DEAL",
     "MAX_NONCE",
     "hmac_message",
+    "is_settable_client_seed",
     "new_client_seed",
     "new_server_seed",
     "seed_hash",
@@ -60,6 +62,24 @@ _DRAWS: tuple[tuple[int, int], ...] = tuple(
 def new_server_seed() -> str:
     """A fresh secret server seed: 32 bytes from ``secrets``, as 64 lowercase hex digits."""
     return secrets.token_hex(32)
+
+
+# What a player may set as their client seed at the site (docs/fairness.md, "What a player may
+# set"): the algorithm takes any text, but a seed is stored, shown and sent to every viewer, so it
+# holds only visible characters and spaces: letters, marks, numbers, punctuation, symbols (L, M,
+# N, P, S) and the space separators (Zs). Control characters (NUL among them: PostgreSQL's jsonb
+# refuses it), format characters, surrogates, private-use and unassigned code points are not.
+SETTABLE_SEED_CATEGORIES = frozenset("LMNPS")
+
+
+def is_settable_client_seed(seed: object) -> bool:
+    """True for a client seed a player may set: 1 to 64 allowed characters, not only spaces."""
+    if not isinstance(seed, str) or not 1 <= len(seed) <= MAX_CLIENT_SEED_CHARS or not seed.strip():
+        return False
+    return all(
+        unicodedata.category(char)[0] in SETTABLE_SEED_CATEGORIES or unicodedata.category(char) == "Zs"
+        for char in seed
+    )
 
 
 def new_client_seed() -> str:

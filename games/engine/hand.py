@@ -31,8 +31,10 @@ _VERBS_CAN_RAISE = (("fold", "raise"), ("fold", "call", "raise"))
 _VERBS_NO_RAISE = (("fold",), ("fold", "call"))
 _DARK_VERBS = ("dark", "decline")
 _JOIN_VERBS = ("join", "skip")
-# Every verb ``act`` takes: VERB_ORDER and the two aliases.
-_ALL_VERBS = (*VERB_ORDER, "pass", "timeout")
+# Every verb ``act`` takes: VERB_ORDER, the two aliases, and ``leave``: a player who leaves the
+# table folds at once, out of turn if need be (RULES.md §5), so it is never among the legal verbs.
+LEAVE = "leave"
+_ALL_VERBS = (*VERB_ORDER, "pass", "timeout", LEAVE)
 
 
 def _rotations(n: int) -> tuple[tuple[int, ...], ...]:
@@ -85,6 +87,7 @@ REFUSALS = {
     "no_raise_possible": "no raise is possible: the cap is {cap}",
     "raise_too_small": "the smallest raise is to {low}",
     "raise_above_cap": "the most you can raise to is {cap} (the cap)",
+    "not_in_hand": "{name} is not in this hand",
 }
 
 
@@ -147,8 +150,10 @@ class Hand:
         "winner",
     )
     # Not state, derived from it: the cap, remembered between the moves that can change it
-    # (see ``_cap``), and the seats clockwise from left of the dealer (``_rotation``).
-    __slots__ = (*_STATE, "_cap_memo", "_rotation")
+    # (see ``_cap``), and the seats clockwise from left of the dealer (``_rotation``). ``left``,
+    # the seats whose players left the table, is state too but written only when there are any,
+    # so the JSON of every hand without a leave is what it always was.
+    __slots__ = (*_STATE, "left", "_cap_memo", "_rotation")
 
     # ------------------------------------------------------------------ construction
 
@@ -219,6 +224,7 @@ class Hand:
         hand.showdowns = []
         hand.winner = None
         hand.actions = []
+        hand.left = []
         hand._rotation = _rotation(n, dealer)
         # The antes.
         left = hand.chips = list(chips)
@@ -295,6 +301,10 @@ class Hand:
         # but cannot index the seats, and would fail half-way through the move.
         if not isinstance(seat, int) or not 0 <= seat < len(self.names):
             return "no_such_seat", {}
+        if verb == LEAVE:
+            if amount is not None:
+                return "no_amount", {"verb": LEAVE}
+            return None if self._involved(seat) else ("not_in_hand", {"name": self.names[seat]})
         to_act = self.to_act
         if to_act is None:
             return "nobody_to_act", {}
@@ -440,6 +450,47 @@ class Hand:
     def _skip(self, seat: int, amount: object = None) -> None:
         self._next_join()
 
+    def _involved(self, seat: int) -> bool:
+        """Whether leaving changes anything: a hand still in, or a part in an open svara."""
+        if seat in self.left:
+            return False
+        if self.phase == JOIN:
+            return seat == self.to_act or seat in self.join_queue or seat in self.tied or seat in self.joined
+        return bool(self.in_hand[seat]) and self.phase in (DARK, BETTING)
+
+    def _leave(self, seat: int, amount: object = None) -> None:
+        """The player left the table: their hand is folded now, whoever's turn it is; in an open
+        svara they drop out of the replay (a join fee paid stays in the pot). Chips they bet stay
+        in the pot; if one hand is left, it wins."""
+        self.left.append(seat)  # never asked to join a svara of this hand
+        if self.phase == JOIN:
+            for waiting in (self.join_queue, self.tied, self.joined):
+                if seat in waiting:
+                    waiting.remove(seat)
+            self.in_hand[seat] = False
+            if seat == self.to_act:
+                self._next_join()  # the leaver's answer: not joining
+            return
+        if self.phase == BETTING and seat == self.to_act:
+            self._fold(seat)
+            return
+        in_hand = self.in_hand
+        in_hand[seat] = False
+        self._cap_memo = None
+        if sum(in_hand) == 1:
+            self._award(in_hand.index(True))
+            return
+        if self.phase == DARK:
+            if seat == self.first_dark:
+                # The round ends when the turn comes back to where the first dark bettor sat.
+                self.first_dark = self._next_in(seat)
+            if seat == self.to_act:
+                nxt = self.to_act = self._next_in(seat)
+                if nxt == self.first_dark:
+                    self._deal()
+                else:
+                    self._offer_dark_or_deal()
+
     # ------------------------------------------------------------------ internals
 
     def _next_in(self, seat: int) -> int:
@@ -546,7 +597,10 @@ class Hand:
         self.join_fee = (self.pot + 1) // 2
         need = self.join_fee + self.stake
         # Left of the dealer, dealer last.
-        self.join_queue = [s for s in self._rotation if s not in tied and self.chips[s] >= need]
+        left = self.left
+        self.join_queue = [
+            s for s in self._rotation if s not in tied and self.chips[s] >= need and s not in left
+        ]
         self.phase = JOIN
         self._next_join()
 
@@ -558,6 +612,11 @@ class Hand:
 
     def _replay(self) -> None:
         players = set(self.tied) | set(self.joined)
+        if len(players) == 1:  # the others left: nobody to replay against
+            self.in_hand = [s in players for s in range(len(self.names))]
+            self.tied, self.joined, self.join_fee = [], [], 0
+            self._award(players.pop())
+            return
         self.in_hand = [s in players for s in range(len(self.names))]
         self.bets = [0] * len(self.names)
         self._cap_memo = None
@@ -600,6 +659,7 @@ class Hand:
             "winner": self.winner,
             "to_act": self.to_act,
             "actions": [list(a) for a in self.actions],
+            **({"left": list(self.left)} if self.left else {}),
         }
 
     @classmethod
@@ -614,6 +674,7 @@ class Hand:
             if isinstance(value, list):
                 value = [list(v) if isinstance(v, list) else v for v in value]
             setattr(hand, key, value)
+        hand.left = list(data.get("left") or ())
         hand.seeds = dict(data["seeds"]) if data["seeds"] else None
         hand.points = {int(s): p for s, p in data["points"].items()}
         hand.showdowns = [{k: [v[0], list(v[1])] for k, v in s.items()} for s in data["showdowns"]]
@@ -676,6 +737,7 @@ _MOVES: dict[str, Callable[[Hand, int, Any], None]] = {
     "raise": Hand._raise,
     "join": Hand._join,
     "skip": Hand._skip,
+    LEAVE: Hand._leave,
 }
 # By phase, the moves the player to act may always make without an amount, aliases included.
 _FREE_MOVES: dict[str, dict[str, Callable[[Hand, int, Any], None]]] = {

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -120,25 +121,31 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
 
 
 def add_chips(*, user: User, table_id: int, amount: int) -> int:
+    """Buy more chips onto the player's seat, up to the table's most (RULES.md §3: 100 S).
+
+    The seat's row is locked while its balance is read, checked against the limit and moved, so
+    concurrent adds cannot each see room that only one of them has (SQLite: the IMMEDIATE
+    transaction takes the write lock at its start, which serialises them the same way)."""
     table = load_table(table_id)
     if table.practice:
         # Practice chips never come from the wallet.
         raise Refused(_("practice chips cannot be added: start a new game when one side is out of chips"))
-    if not Seat.objects.filter(table=table, user=user).exists():
-        raise Refused(_("you are not seated at this table"))
-    have = seat_balance(user=user, table_id=table.pk)
     if not isinstance(amount, int) or amount <= 0:
         raise Refused(_("add a positive whole number of chips"))
-    if have + amount > table.max_buy_in:
-        raise Refused(
-            _("at most %(most)s chips on a seat; you have %(have)s")
-            % {"most": table.max_buy_in, "have": have}
-        )
     try:
-        seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+        with transaction.atomic():
+            if not Seat.objects.select_for_update().filter(table=table, user=user).exists():
+                raise Refused(_("you are not seated at this table"))
+            have = seat_balance(user=user, table_id=table.pk)
+            if have + amount > table.max_buy_in:
+                raise Refused(
+                    _("at most %(most)s chips on a seat; you have %(have)s")
+                    % {"most": table.max_buy_in, "have": have}
+                )
+            seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+            return seat_balance(user=user, table_id=table.pk)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
-    return seat_balance(user=user, table_id=table.pk)
 
 
 def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
@@ -148,6 +155,10 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
         if seat_balance(user=user, table_id=table_id) > 0:
             seat_cash_out(user=user, table_id=table_id, idempotency_key=key)
         Seat.objects.filter(table_id=table_id, user=user).delete()
+
+
+def seated_table_ids(*, user_id: int) -> list[int]:
+    return sorted(Seat.objects.filter(user_id=user_id).values_list("table_id", flat=True))
 
 
 def save_seat_flags(*, user_id: int, table_id: int, **fields: Any) -> None:
@@ -366,14 +377,37 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
 
 
-def cancel_open_hands(*, table_id: int, reason: str, staff_user: User | None = None) -> list[int]:
-    """Hands in play that the store no longer has: cancelled; the ledger never moved for them."""
+def tables_in_play() -> list[int]:
+    """Open tables the store should hold: a hand in play, or at least two seats not sitting out
+    (their next hand is due). Two indexed queries, whatever the number of tables."""
+    with_hands = PlayedHand.objects.filter(status=PlayedHand.Status.IN_PLAY).values("table_id")
+    ready = (
+        Seat.objects.filter(sitting_out=False, table__status=Table.Status.OPEN)
+        .values("table_id")
+        .annotate(ready=Count("pk"))
+        .filter(ready__gte=2)
+        .values("table_id")
+    )
+    ids = Table.objects.filter(status=Table.Status.OPEN).filter(Q(pk__in=with_hands) | Q(pk__in=ready))
+    return sorted(ids.values_list("pk", flat=True))
+
+
+def open_hand_numbers(*, table_id: int, numbered_up_to: int | None = None) -> list[int]:
+    """The table's hands in play in the database (up to a number, when given)."""
+    hands = PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.IN_PLAY)
+    if numbered_up_to is not None:
+        hands = hands.filter(number__lte=numbered_up_to)
+    return list(hands.order_by("number").values_list("number", flat=True))
+
+
+def cancel_open_hands(
+    *, table_id: int, reason: str, staff_user: User | None = None, numbered_up_to: int | None = None
+) -> list[int]:
+    """Hands in play that the store no longer has: cancelled; the ledger never moved for them.
+
+    ``numbered_up_to``: only hands numbered up to then (a rebuilt table may deal newer ones)."""
     with transaction.atomic():
-        numbers = list(
-            PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.IN_PLAY).values_list(
-                "number", flat=True
-            )
-        )
+        numbers = open_hand_numbers(table_id=table_id, numbered_up_to=numbered_up_to)
         if numbers:
             PlayedHand.objects.filter(table_id=table_id, number__in=numbers).update(
                 status=PlayedHand.Status.CANCELLED, ended_at=timezone.now()

@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.engine.fairness import new_server_seed, seed_hash
+from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
 from games.live import announced, records
 from games.live import table as t
 from games.live.clock import TurnClock
@@ -48,7 +48,6 @@ from games.live.store import (
 log = logging.getLogger(__name__)
 
 Refused = t.Refused
-MAX_CLIENT_SEED = 64
 
 
 LOBBY_GROUP = "lobby"
@@ -129,9 +128,12 @@ async def update_table(
     """
     store = store or get_state_store()
     elsewhere = clock_runs_elsewhere()
+    wrote = False  # whether the last decision of ``change`` wrote: an unchanged table is not announced
 
     def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
+        nonlocal wrote
         doc = change(current)
+        wrote = doc is not None
         if doc is None:
             return None
         if doc is current.doc:
@@ -147,7 +149,8 @@ async def update_table(
     except TableMissing:
         await load_table_state(table_id)
         state = await retry_update(store, _key(table_id), fn)
-    await _broadcast(table_id, state)
+    if wrote:
+        await _broadcast(table_id, state)
     if settle_ended and state.doc.get("ended") and not elsewhere:
         state = await settle(table_id=table_id)
     return state
@@ -167,25 +170,33 @@ async def load_table_state(table_id: int) -> Versioned:
     state = await store.get(_key(table_id))
     if state is not None:
         return state
-    doc, cancelled = await database_sync_to_async(_rebuild_doc)(table_id)
+    doc, numbered = await database_sync_to_async(_rebuild_doc)(table_id)
     try:
         state = await store.create(_key(table_id), doc, deadline=_deadline(doc))
-    except TableExists:
+    except TableExists:  # another process rebuilt it first, and cancels what it must
         state = await store.get(_key(table_id))
         assert state is not None
+        return state
+    # Only the rebuild that won cancels, and only the hands numbered before it read the table: a
+    # hand numbered since is one the new table deals (its seed must stay secret), and a rebuild
+    # that lost may have read the database before it was dealt.
+    cancelled = await in_db(records.cancel_open_hands)(
+        table_id=table_id, reason="the table was restarted", numbered_up_to=numbered
+    )
     if cancelled:
         log.warning("table %s rebuilt; hands %s cancelled", table_id, cancelled)
     await _broadcast(table_id, state)
     return state
 
 
-def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
+def _rebuild_doc(table_id: int) -> tuple[t.Doc, int]:
+    """The table as the database has it, and the number of the last hand numbered then."""
     table = records.load_table(table_id)
-    cancelled = records.cancel_open_hands(table_id=table_id, reason="the table was restarted")
+    open_hands = records.open_hand_numbers(table_id=table_id, numbered_up_to=table.hands_started)
     doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
     doc["epoch"] = secrets.token_hex(4)
     doc["touched"] = time.time()
-    if cancelled:
+    if open_hands:
         t.set_notice(
             doc,
             t.entry(
@@ -195,7 +206,7 @@ def _rebuild_doc(table_id: int) -> tuple[t.Doc, list[int]]:
             ),
         )
     t.schedule_start(doc, now=time.time())
-    return doc, cancelled
+    return doc, table.hands_started
 
 
 # ---------------------------------------------------------------- seats
@@ -265,9 +276,12 @@ async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Vers
 
 
 async def table_set_client_seed(*, user: User, table_id: int, client_seed: object) -> Versioned:
-    if not isinstance(client_seed, str) or not 1 <= len(client_seed.strip()) <= MAX_CLIENT_SEED:
-        raise Refused(_("a client seed is 1 to %(most)s characters") % {"most": MAX_CLIENT_SEED})
-    seed = client_seed.strip()
+    seed = client_seed.strip() if isinstance(client_seed, str) else None
+    if not is_settable_client_seed(seed):
+        raise Refused(
+            _("a client seed is 1 to %(most)s letters, digits, punctuation marks, symbols or spaces")
+            % {"most": MAX_CLIENT_SEED_CHARS}
+        )
     state = await update_table(
         table_id, lambda s: t.set_client_seed(s.doc, user_id=user.pk, client_seed=seed)
     )
@@ -278,10 +292,9 @@ async def table_set_client_seed(*, user: User, table_id: int, client_seed: objec
 
 
 def _whole(value: object, what: str) -> int:
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    number = t.whole_number(value)
+    if number is not None:
+        return number
     # One sentence per field: the words around it change with it in Bulgarian.
     messages = {
         "seat": gettext_noop("the seat must be a whole number"),
@@ -362,10 +375,25 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     number, started = await in_db(records.begin_hand_record)(
         table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed), lineup=lineup
     )
-    started_at = started.isoformat()
+    return await deal_numbered_hand(
+        table_id=table_id,
+        number=number,
+        started_at=started.isoformat(),
+        seed=seed,
+        lineup=lineup,
+        epoch=state.doc.get("epoch"),
+    )
+
+
+async def deal_numbered_hand(
+    *, table_id: int, number: int, started_at: str, seed: str, lineup: records.Lineup, epoch: str | None
+) -> Versioned:
+    """Deal the hand the database numbered, into the life of the table (``epoch``) it was numbered
+    for. If the store lost the table meanwhile, the rebuild cancelled that hand and may show its
+    seed: it is never dealt into the new table, whose next hand gets a number and seed of its own."""
 
     def change(current: Versioned) -> t.Doc | None:
-        if current.doc["hand"] or current.doc["ended"]:
+        if current.doc["hand"] or current.doc["ended"] or current.doc.get("epoch") != epoch:
             return None
         return t.start_hand(
             current.doc, number=number, now=time.time(), started_at=started_at, server_seed=seed
@@ -423,8 +451,23 @@ SWEEP_EVERY = 5.0
 _clocks: dict[int, tuple[asyncio.AbstractEventLoop, TurnClock | None, asyncio.Task]] = {}
 
 
+# table id -> (failures in a row, not before): a table whose deadline keeps failing is retried
+# later and later instead of every sweep, and never holds up the others.
+_failing: dict[str, tuple[int, float]] = {}
+RETRY_FIRST = 5.0
+RETRY_MOST = 120.0
+
+
+def _failed(table_id: str, *, now: float) -> None:
+    failures = _failing.get(table_id, (0, 0.0))[0] + 1
+    delay = min(RETRY_MOST, RETRY_FIRST * 2 ** (failures - 1))
+    _failing[table_id] = (failures, now + delay)
+    log.exception("table %s: its deadline failed (%s in a row); retried in %.0f s", table_id, failures, delay)
+
+
 async def sweep_overdue(*, now: float | None = None) -> int:
-    """Fire deadlines that are well past due but were never handled.
+    """Fire deadlines that are well past due but were never handled, and bring back tables the
+    store lost; each table on its own, so one that fails is logged and retried with backoff.
 
     ``claim_due`` removes a deadline before its handler runs, so a process that dies in between
     loses it; the table's state still carries it. Handling it again is safe: the handlers check
@@ -434,7 +477,8 @@ async def sweep_overdue(*, now: float | None = None) -> int:
     now = time.time() if now is None else now
     fired = 0
     states: dict[str, Versioned] = {}
-    for table_id in await store.table_ids():
+    held = await store.table_ids()
+    for table_id in held:
         current = await store.get(table_id)
         if current is None:
             continue
@@ -442,14 +486,43 @@ async def sweep_overdue(*, now: float | None = None) -> int:
         deadline = current.deadline
         if deadline is None or deadline.version is None or deadline.at > now - OVERDUE_GRACE:
             continue
+        if _failing.get(table_id, (0, 0.0))[1] > now:
+            continue  # failed lately: its turn to be retried has not come
         del states[table_id]  # changed now: its idle check waits for the next sweep
-        await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
+        try:
+            await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
+        except Exception:
+            _failed(table_id, now=now)
+            continue
+        _failing.pop(table_id, None)
         fired += 1
+    await recover_lost_tables(held=set(held), now=now)
     from games.live.practice import close_idle_practice_tables
 
     # The same reads serve the idle check: one pass over the tables every few seconds, not two.
     await close_idle_practice_tables(now=now, states=states)
     return fired
+
+
+async def recover_lost_tables(*, held: set[str], now: float) -> list[int]:
+    """Rebuild the tables the database says are in play (a hand in play, or two players ready to
+    be dealt in) that the store does not hold: after Redis was flushed or restarted their deadlines
+    went with them, and they would wait for a client to open them. The rebuild is announced, so the
+    pages that still watch them show the table as it is again."""
+    recovered = []
+    for table_id in await in_db(records.tables_in_play)():
+        if str(table_id) in held or _failing.get(str(table_id), (0, 0.0))[1] > now:
+            continue
+        try:
+            await load_table_state(table_id)
+        except Exception:
+            _failed(str(table_id), now=now)
+            continue
+        _failing.pop(str(table_id), None)
+        recovered.append(table_id)
+    if recovered:
+        log.warning("tables %s were not in the store: rebuilt from the database", recovered)
+    return recovered
 
 
 async def _sweep_forever() -> None:

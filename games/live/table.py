@@ -33,6 +33,7 @@ table's socket runs each command in its viewer's language (games/consumers.py).
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -42,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, Hand, IllegalAction
+from games.engine.hand import FINISHED, JOIN, LEAVE, Hand, IllegalAction
 from svara_site.jinja2 import chips
 
 Doc = dict[str, Any]
@@ -66,6 +67,11 @@ COMPUTER_NAMES = {
 }
 _COMPUTER_NAME_SET = frozenset(COMPUTER_NAMES.values())
 VERBS = ("dark", "decline", "fold", "pass", "call", "raise", "join", "skip")
+WHOLE_LIMIT = 10**12
+_DIGITS = re.compile(r"[0-9]{1,12}")
+# What the page sends: hex digits and a suffix. Kept in the document, so nothing the store's JSON
+# could not read back (a lone surrogate) and nothing long.
+ACTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
 # The table log's line for each move (verbs are checked against VERBS first).
@@ -132,6 +138,7 @@ ENGINE_REFUSALS = {
     "no_raise_possible": gettext_noop("no raise is possible: the cap is %(cap)s"),
     "raise_too_small": gettext_noop("the smallest raise is to %(low)s"),
     "raise_above_cap": gettext_noop("the most you can raise to is %(cap)s (the cap)"),
+    "not_in_hand": gettext_noop("%(name)s is not in this hand"),
 }
 
 
@@ -374,13 +381,12 @@ def check_command(doc: Doc, *, version: int, client_version: object, action_id: 
 
     A stale version is refused: the player acted on a table that has since changed.
     """
-    if not isinstance(action_id, str) or not 1 <= len(action_id) <= 64:
+    if not isinstance(action_id, str) or not ACTION_ID.fullmatch(action_id):
         raise Refused(_("the command has no valid action id; reload the table"))
     if action_id in doc["action_ids"]:
         return False
-    if isinstance(client_version, str) and client_version.isdigit():
-        client_version = int(client_version)
-    if not isinstance(client_version, int) or isinstance(client_version, bool):
+    client_version = whole_number(client_version)
+    if client_version is None:
         raise Refused(_("the command does not say which table version it was made on"))
     if client_version != version:
         raise Refused(_("the table has changed since you acted; here it is as it is now"))
@@ -392,17 +398,26 @@ def _remember(doc: Doc, action_id: str | None) -> None:
         doc["action_ids"] = (doc["action_ids"] + [action_id])[-ACTION_IDS_KEPT:]
 
 
+def whole_number(value: object) -> int | None:
+    """A whole number as a form or a message gives one: an int (not a bool) or up to 12 ASCII
+    digits, within a trillion either way; None for anything else. ``str.isdigit`` is not the test:
+    it is true for "²" and other digits ``int`` cannot read."""
+    if isinstance(value, str):
+        text = value.strip()
+        return int(text) if _DIGITS.fullmatch(text) else None
+    if isinstance(value, int) and not isinstance(value, bool) and -WHOLE_LIMIT < value < WHOLE_LIMIT:
+        return value
+    return None
+
+
 def parse_amount(value: object) -> int | None:
     """A form field amount: a whole number or nothing. Anything else is refused."""
     if value is None or value == "":
         return None
-    if isinstance(value, bool):
+    amount = whole_number(value)
+    if amount is None:
         raise Refused(_("the amount must be a whole number of chips"))
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 12:
-        return int(value.strip())
-    raise Refused(_("the amount must be a whole number of chips"))
+    return amount
 
 
 def apply_move(
@@ -555,11 +570,12 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "server_seed": info["server_seed"],
         "client_seeds": info["client_seeds"],
         "winner": winner_pos,
+        "winner_name": hand.names[hand.winner],
         "pot": hand.pot,
         "points": shown,
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
     }
-    winner = doc["seats"][winner_pos]["name"] if doc["seats"][winner_pos] else "?"
+    winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
     _log(
         doc,
         gettext_noop("%(name)s wins %(pot)s. Seed revealed: %(seed)s…"),
@@ -647,14 +663,18 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
 
 
 def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
-    """Leaving mid-hand folds that hand; the seat is freed when the hand is settled."""
+    """Leaving mid-hand folds that hand at once, whoever's turn it is (RULES.md §5): the others
+    never call into the pot of someone who has gone. The seat is freed when the hand is settled."""
     doc, pos = _copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["leaving"] = True
     _log(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
     hand = hand_of(doc)
-    # On their turn they fold now; otherwise when the turn comes (``_after_change``).
-    if hand is not None and hand.to_act is not None and doc["hand"]["positions"][hand.to_act] == pos:
+    if hand is not None and pos in doc["hand"]["positions"]:
+        index = doc["hand"]["positions"].index(pos)
+        if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
+            hand.act(index, LEAVE)
+            _log(doc, gettext_noop("%(name)s folds"), name=seat["name"])
         _after_change(doc, hand, now=now)
     return doc
 

@@ -245,14 +245,18 @@ def _actions(hand, legal) -> dict[str, Any]:
 
 def _last_view(doc: Doc) -> dict[str, Any]:
     last = doc["last"]
-    winner = doc["seats"][last["winner"]] if last["winner"] is not None else None
+    # The name as the hand ended: the winner may have left since, and the seat be empty or taken.
+    name = last.get("winner_name")
+    if name is None:  # a document written before the name was kept
+        seat = doc["seats"][last["winner"]] if last["winner"] is not None else None
+        name = seat["name"] if seat else "?"
     return {
         "number": last["number"],
         "seed_hash": last["seed_hash"],
         "server_seed": last["server_seed"],
         "client_seeds": last["client_seeds"],
         "pot": last["pot"],
-        "winner_name": shown_name(winner["name"]) if winner else None,
+        "winner_name": shown_name(name),
     }
 
 

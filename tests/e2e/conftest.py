@@ -103,6 +103,26 @@ def chromium_path() -> str:
     return CHROMIUM
 
 
+@pytest.fixture(autouse=True)
+def server_log_without_tracebacks(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each browser test, the server's log since it began holds no traceback: a page that
+    looked right over an exception in the server is not right."""
+    if "site_server" not in request.fixturenames:
+        yield
+        return
+    server: LiveServer = request.getfixturevalue("site_server")
+    start = server.log_path.stat().st_size if server.log_path.exists() else 0
+    yield
+    with server.log_path.open(errors="replace") as log:
+        log.seek(start)
+        written = log.read()
+    if "Traceback (most recent call last)" in written:
+        at = written.index("Traceback (most recent call last)")
+        pytest.fail(
+            f"the server logged a traceback during the test:\n{written[max(0, at - 300) : at + 3000]}"
+        )
+
+
 @pytest.fixture(scope="module")
 def site_server(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     tmp = tmp_path_factory.mktemp("e2e-server")

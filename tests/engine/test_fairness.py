@@ -395,6 +395,7 @@ def test_never_uses_random_and_stays_pure() -> None:
         "re",
         "secrets",
         "struct",
+        "unicodedata",
         "collections.abc",
         "games.engine.cards",
     }

@@ -224,20 +224,21 @@ class TableWorker(Process):
     otherwise). Started when it says its clock runs."""
 
     @classmethod
-    def start(cls, *, env: dict[str, str], log: Path) -> TableWorker:
+    def start(cls, *, env: dict[str, str], log: Path, ready: str = "table clock running") -> TableWorker:
+        """Started when its log says ``ready`` ("table clock standing by" for a standby)."""
         proc = _spawn([sys.executable, str(ROOT / "manage.py"), "run_table_clock"], env=env, log=log)
         worker = cls(proc=proc, log=log)
         try:
-            wait_until(worker._running, timeout=30, what=f"the table worker ({log})")
+            wait_until(lambda: worker.says(ready), timeout=30, what=f"the table worker ({log})")
         except BaseException:
             worker.stop()
             raise
         return worker
 
-    def _running(self) -> bool:
+    def says(self, text: str) -> bool:
         if self.proc.poll() is not None:
             raise RuntimeError(f"run_table_clock exited with {self.proc.returncode}:\n{self.tail()}")
-        return "table clock running" in self.log.read_text(errors="replace")
+        return text in self.log.read_text(errors="replace")
 
 
 @contextmanager
@@ -332,7 +333,55 @@ def _cmd_facts(table: int, users: list[int]) -> dict[str, Any]:
     }
 
 
-COMMANDS: dict[str, Callable[..., Any]] = {"seed": _cmd_seed, "facts": _cmd_facts}
+def _cmd_fund(users: list[int], chips: int) -> dict[str, Any]:
+    """Give each user ``chips`` from the house, as a staff adjustment (a recorded transaction)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.services import wallet_adjust
+
+    model = get_user_model()
+    staff, _ = model.objects.get_or_create(username="drill-staff", defaults={"is_staff": True})
+    for user in model.objects.filter(pk__in=users):
+        wallet_adjust(user=user, amount=chips, reason="drill funds", staff_user=staff)
+    return {"funded": len(users)}
+
+
+def _cmd_room(players: list[int]) -> dict[str, Any]:
+    """The whole room's chips and hands: every wallet and seat of these players, the house, the
+    ledger's own audit, and how many hands were finished, cancelled or are in play."""
+    from django.core.management import CommandError, call_command
+    from django.db.models import Count, Sum
+
+    from accounts.models import LedgerAccount
+    from games.models import PlayedHand
+
+    audit = io.StringIO()
+    try:
+        call_command("audit_chips", stdout=audit)
+        audit_ok = True
+    except CommandError as exc:
+        audit_ok = False
+        audit.write(str(exc))
+    held = LedgerAccount.objects.filter(user_id__in=players).aggregate(total=Sum("balance"))["total"] or 0
+    house = LedgerAccount.objects.filter(kind="house").aggregate(total=Sum("balance"))["total"] or 0
+    statuses = dict(
+        PlayedHand.objects.values_list("status").annotate(n=Count("pk")).values_list("status", "n")
+    )
+    return {
+        "players": held,
+        "house": house,
+        "audit_ok": audit_ok,
+        "audit": audit.getvalue(),
+        "hands": statuses,
+    }
+
+
+COMMANDS: dict[str, Callable[..., Any]] = {
+    "seed": _cmd_seed,
+    "facts": _cmd_facts,
+    "fund": _cmd_fund,
+    "room": _cmd_room,
+}
 
 
 def main(argv: list[str]) -> None:

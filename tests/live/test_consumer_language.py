@@ -182,8 +182,8 @@ async def test_the_lobby_socket_speaks_the_viewers_language():
     assert "Още няма отворени маси." in a.last and "No open tables" not in a.last
     b = await connect(ann, 0, path="/ws/lobby/")
     assert "No open tables yet." in b.last
-    await sync_to_async(make_table)(name="oak")
-    await a.send(verb="sync")
+    table = await sync_to_async(make_table)(name="oak")
+    await service.notify_lobby(table.pk)  # what a seat change sends: the list comes again
     assert "Седни или гледай" in await a.receive() and "Игра на тъмно" in a.last
     for viewer in (a, b):
         await viewer.comm.disconnect()

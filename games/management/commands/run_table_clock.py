@@ -2,29 +2,81 @@
 happening for every table in the store even when no player is connected to this process.
 
 With ``LIVE_TABLE_WORKER`` set this is the table worker: the serving processes run no clock and
-leave every hand's settlement to it (games/live/service.py)."""
+leave every hand's settlement to it (games/live/service.py). On Redis one worker runs at a time
+(games/live/lease.py): a second one stands by and takes over when the first stops."""
 
 import asyncio
 import contextlib
+import logging
 
+import redis
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.live import service
+from games.live.lease import WorkerLease
+
+log = logging.getLogger(__name__)
+STANDBY_POLL = 1.0  # seconds between a standby's tries for the lease
 
 
 class Command(BaseCommand):
-    help = "Fire turn deadlines for all tables until interrupted (one of several processes is fine)."
+    help = "Fire turn deadlines for all tables until interrupted (on Redis, one worker at a time)."
+
+    def say(self, text: str) -> None:
+        self.stdout.write(text)
+        self.stdout.flush()
 
     def handle(self, *args, **options) -> None:
-        async def run() -> None:
-            service.become_table_worker()
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(self.run())
+
+    async def run(self) -> None:
+        service.become_table_worker()
+        role = "the table worker" if settings.LIVE_TABLE_WORKER else "one more clock"
+        if not settings.REDIS_URL:
             service.ensure_clock()
-            role = "the table worker" if settings.LIVE_TABLE_WORKER else "one more clock"
-            self.stdout.write(f"table clock running ({role})")
-            self.stdout.flush()
+            self.say(f"table clock running ({role})")
             await service.sweep_overdue()
             await asyncio.Event().wait()
+        lease = WorkerLease.from_url(settings.REDIS_URL, prefix=settings.LIVE_STATE_PREFIX)
+        try:
+            while True:
+                await self.wait_for(lease)
+                service.ensure_clock()
+                self.say(f"table clock running ({role}; lease {lease.holder})")
+                await service.sweep_overdue()
+                await self.hold(lease)
+                await service.stop_clocks()
+                self.say("table clock stopped: another worker holds the lease; standing by")
+        finally:
+            with contextlib.suppress(redis.RedisError):
+                await lease.release()
+            await lease.aclose()
 
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run())
+    async def wait_for(self, lease: WorkerLease) -> None:
+        told = None
+        while True:
+            try:
+                if await lease.acquire():
+                    return
+                holder = await lease.held_by()
+            except redis.RedisError as exc:
+                holder = f"unknown (Redis: {exc})"
+            if holder != told:
+                self.say(f"table clock standing by: the table worker is {holder}")
+                told = holder
+            await asyncio.sleep(STANDBY_POLL)
+
+    async def hold(self, lease: WorkerLease) -> None:
+        """Renew the lease a few times per its length; return when another worker has it."""
+        while True:
+            await asyncio.sleep(lease.seconds / 3)
+            try:
+                if await lease.renew() or await lease.acquire():
+                    continue
+            except redis.RedisError:
+                # Redis away for a moment: the clock cannot work either; try again next time.
+                log.exception("table worker: could not renew its lease")
+                continue
+            return
