@@ -1,4 +1,8 @@
-"""Staff forms used by the admin: a ban's reason, a wallet adjustment."""
+"""Staff forms used by the admin: a reason for every action, an amount for a wallet adjustment.
+
+Each form carries a token naming it (a hidden field, and for a page of its own also the page's
+address): the staff log keeps tokens unique, so a form sent twice acts once.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,28 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.services.posting import MAX_AMOUNT
+from accounts.services.staff_log import MAX_TOKEN_LENGTH
 
 
-class BanForm(forms.Form):
+def new_token() -> str:
+    return uuid.uuid4().hex
+
+
+class StaffForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+        label=_("Reason"),
+        help_text=_("Recorded with your name in the staff log."),
+    )
+    token = forms.CharField(widget=forms.HiddenInput, max_length=MAX_TOKEN_LENGTH)
+
+    def __init__(self, *args, token: str | None = None, **kwargs):
+        kwargs.setdefault("initial", {}).setdefault("token", token or new_token())
+        super().__init__(*args, **kwargs)
+
+
+class BanForm(StaffForm):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
         max_length=1000,
@@ -19,22 +42,23 @@ class BanForm(forms.Form):
     )
 
 
-class WalletAdjustForm(forms.Form):
+class LiftBanForm(StaffForm):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        max_length=1000,
+        label=_("Reason"),
+        help_text=_("Why the ban ends: recorded with the ban and in the staff log."),
+    )
+
+
+class WalletAdjustForm(StaffForm):
     amount = forms.IntegerField(
         min_value=-MAX_AMOUNT,
         max_value=MAX_AMOUNT,
         label=_("Amount"),
         help_text=_("Chips to add (positive) or remove (negative), from or to the house."),
     )
-    reason = forms.CharField(
-        label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3, "cols": 60}), max_length=1000
-    )
-    # Generated when the form is shown: submitting the same page twice adjusts once.
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, max_length=100)
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("initial", {}).setdefault("idempotency_key", f"adjust:{uuid.uuid4().hex}")
-        super().__init__(*args, **kwargs)
+    field_order = ["amount", "reason"]
 
     def clean_amount(self) -> int:
         amount = self.cleaned_data["amount"]

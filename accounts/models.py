@@ -12,6 +12,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.usernames import username_skeleton
 
@@ -62,9 +63,12 @@ class Ban(models.Model):
         blank=True,
         related_name="bans_lifted",
     )
+    lift_reason = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        # Banning is "add ban"; lifting is its own right, so a moderator can ban without undoing bans.
+        permissions = [("lift_ban", "Can lift a ban")]
         constraints = [
             # One active ban per user: banning twice would make lifting ambiguous.
             models.UniqueConstraint(
@@ -185,3 +189,80 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account.key} {self.amount:+d}"
+
+
+class StaffAction(models.Model):
+    """The room's one audit log: each thing a staff member did, who, when, on whom and why.
+
+    Written only by the services that do the action, in the same transaction; never changed after.
+    ``token`` names the form that asked for it, so a form submitted twice acts (and is logged) once.
+    """
+
+    class Kind(models.TextChoices):
+        BAN = "ban", _("ban")
+        LIFT_BAN = "lift_ban", _("ban lifted")
+        WALLET_ADJUST = "wallet_adjust", _("wallet adjustment")
+        TABLE_CLOSE = "table_close", _("table closed")
+        SEAT_REMOVE = "seat_remove", _("player removed")
+        TABLE_EDIT = "table_edit", _("table settings changed")
+        RIGHTS = "rights", _("staff rights changed")
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
+    staff_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="staff_actions_made",
+        verbose_name=_("staff member"),
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("what"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="staff_actions",
+        verbose_name=_("player"),
+    )
+    # A plain integer, like the ledger's: accounts must not depend on the games app.
+    table_id = models.PositiveIntegerField(null=True, blank=True, db_index=True, verbose_name=_("table"))
+    reason = models.TextField(blank=True, verbose_name=_("reason"))
+    detail = models.JSONField(default=dict, blank=True, verbose_name=_("details"))
+    ledger_transaction = models.ForeignKey(
+        LedgerTransaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ledger transaction"),
+    )
+    token = models.CharField(max_length=100, unique=True, null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("staff action")
+        verbose_name_plural = _("staff actions")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+
+class SignIn(models.Model):
+    """A login: who, from which address, when. Staff look up the accounts behind one address."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_ins", verbose_name=_("player")
+    )
+    # None when the server did not know it (a test client, a socket without a peer).
+    address = models.GenericIPAddressField(null=True, blank=True, db_index=True, verbose_name=_("address"))
+    at = models.DateTimeField(default=timezone.now, verbose_name=_("when"))
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["user", "-at"], name="signin_user_recent")]
+        verbose_name = _("sign-in")
+        verbose_name_plural = _("sign-ins")
+
+    def __str__(self) -> str:
+        return f"{self.user} from {self.address}"

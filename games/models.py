@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 STAKES = (10, 50, 200, 1000)
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -54,6 +55,7 @@ class Table(models.Model):
                 name="table_seat_count_2_6",
             ),
         ]
+        permissions = [("close_table", "Can close a table in play")]
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk}, stake {self.stake})"
@@ -89,6 +91,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["table", "position"], name="one_player_per_seat"),
         ]
         ordering = ["table", "position"]
+        permissions = [("remove_player", "Can remove a player from their seat")]
 
     def __str__(self) -> str:
         return f"{self.user} at {self.table_id}:{self.position}"
@@ -146,12 +149,21 @@ class HandPlayer(models.Model):
 
 
 class TableEvent(models.Model):
-    """Something done to a table by staff or by the room itself, with who and why."""
+    """What happened at a table, for staff following a dispute: players sitting down, buying in,
+    timing out, leaving; staff closing it, removing a player, renaming it; hands cancelled."""
 
     class Kind(models.TextChoices):
-        CLOSED = "closed", "table closed"
-        REMOVED = "removed", "player removed"
-        HAND_CANCELLED = "hand_cancelled", "hand cancelled"
+        CLOSED = "closed", _("table closed")
+        REMOVED = "removed", _("player removed")
+        HAND_CANCELLED = "hand_cancelled", _("hand cancelled")
+        RENAMED = "renamed", _("table renamed")
+        SETTINGS = "settings", _("settings changed")
+        SAT = "sat", _("sat down, bought in")
+        BUY_IN = "buy_in", _("added chips")
+        LEFT = "left", _("left, cashed out")
+        TIMEOUT = "timeout", _("ran out of time")
+        SAT_OUT = "sat_out", _("sat out")
+        BACK = "back", _("came back")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=Kind.choices)
@@ -161,8 +173,20 @@ class TableEvent(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    reason = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(blank=True)
+    # Chips bought in or cashed out; the hand a timeout happened in; a renaming's old and new name.
+    # ``reason`` is staff's words (a removal, a closing), empty for what players do.
+    amount = models.BigIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
-        ordering = ["-created_at"]
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["table", "-created_at"], name="tableevent_table_recent"),
+            models.Index(fields=["user", "-created_at"], name="tableevent_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} at table {self.table_id}"

@@ -1,8 +1,9 @@
 """The accounts app's services: the only code that changes balances or bans.
 
 Import from here (``from accounts.services import seat_buy_in``); the modules are:
-ledger.py (transfers), grants.py (free chips), bans.py, audit.py, profile.py (read-only queries),
-posting.py (the locked, balanced write they all share), errors.py.
+ledger.py (transfers), grants.py (free chips), bans.py, audit.py (the chip audit), profile.py
+(read-only queries), staff_log.py (staff rights and the log of staff actions), posting.py (the
+locked, balanced write they all share), errors.py.
 """
 
 from accounts.services.audit import AuditReport, audit_ledger
@@ -30,14 +31,17 @@ from accounts.services.ledger import (
     wallet_adjust,
     wallet_balance,
 )
+from accounts.services.staff_log import AlreadyDone, NotPermitted, may, record_staff_action
 
 __all__ = [
+    "AlreadyDone",
     "AuditReport",
     "GrantNotAvailable",
     "IdempotencyConflict",
     "InsufficientFunds",
     "InvalidRequest",
     "LedgerError",
+    "NotPermitted",
     "UnknownAccount",
     "UserBanned",
     "active_ban",
@@ -49,6 +53,8 @@ __all__ = [
     "hand_settle",
     "is_banned",
     "lift_ban",
+    "may",
+    "record_staff_action",
     "seat_balance",
     "seat_buy_in",
     "seat_cash_out",

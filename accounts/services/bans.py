@@ -9,9 +9,17 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Ban, User
-from accounts.services.errors import InvalidRequest, LedgerError, UserBanned
+from accounts.models import Ban, StaffAction, User
+from accounts.services.errors import LedgerError, UserBanned
 from accounts.services.posting import check_user
+from accounts.services.staff_log import (
+    NotPermitted,
+    check_not_done,
+    check_reason,
+    check_right,
+    check_token,
+    record_staff_action,
+)
 
 # Sent once a ban is committed, with ``user`` and ``ban``.
 user_banned = Signal()
@@ -41,38 +49,53 @@ def user_can_sit(*, user: Any) -> bool:
     return not is_banned(user=user)
 
 
-def _check_staff(staff_user: Any) -> User:
-    if not isinstance(staff_user, User) or not staff_user.is_staff:
-        raise LedgerError(_("Only staff can ban or lift a ban."))
-    return staff_user
-
-
-def ban_user(*, user: Any, reason: str, staff_user: Any) -> Ban:
+def ban_user(*, user: Any, reason: str, staff_user: Any, token: str | None = None) -> Ban:
+    """Ban a player with a reason (needs "add ban"); logged as a staff action."""
+    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.BAN)
     user = check_user(user)
-    staff_user = _check_staff(staff_user)
-    if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest(_("A reason is required to ban a user."))
+    token = check_token(token)
+    reason = check_reason(reason, message=_("A reason is required to ban a user."))
     if user.pk == staff_user.pk:
         raise LedgerError(_("Staff cannot ban themselves."))
+    if (user.is_staff or user.is_superuser) and not staff_user.is_superuser:
+        # Banning locks an account out: a moderator must not be able to lock out the room's admins.
+        raise NotPermitted(_("Only superusers may ban a staff account; nothing was changed."))
+    check_not_done(token)
     try:
         with transaction.atomic():
-            ban = Ban.objects.create(user=user, reason=reason.strip(), staff_user=staff_user)
+            ban = Ban.objects.create(user=user, reason=reason, staff_user=staff_user)
+            record_staff_action(
+                staff_user=staff_user, kind=StaffAction.Kind.BAN, user=user, reason=reason, token=token
+            )
             # The tables (another app) take the player off their seats and close their sockets.
             transaction.on_commit(lambda: user_banned.send(sender=Ban, user=user, ban=ban))
-            return ban
     except IntegrityError:
         # The partial unique constraint: one active ban per user.
         raise LedgerError(_("%(user)s is already banned.") % {"user": user}) from None
+    return ban
 
 
-def lift_ban(*, user: Any, staff_user: Any) -> Ban:
+def lift_ban(*, user: Any, staff_user: Any, reason: str, token: str | None = None) -> Ban:
+    """Lift the active ban, with a reason (needs "lift ban"); logged as a staff action."""
+    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.LIFT_BAN)
     user = check_user(user)
-    staff_user = _check_staff(staff_user)
+    token = check_token(token)
+    reason = check_reason(reason, message=_("A reason is required to lift a ban."))
+    check_not_done(token)
     with transaction.atomic():
         ban = Ban.objects.select_for_update().filter(user=user, lifted_at__isnull=True).first()
         if ban is None:
             raise LedgerError(_("%(user)s is not banned.") % {"user": user})
         ban.lifted_at = timezone.now()
         ban.lifted_by = staff_user
-        ban.save(update_fields=["lifted_at", "lifted_by"])
+        ban.lift_reason = reason
+        ban.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        record_staff_action(
+            staff_user=staff_user,
+            kind=StaffAction.Kind.LIFT_BAN,
+            user=user,
+            reason=reason,
+            token=token,
+            detail={"ban": ban.pk, "banned_for": ban.reason},
+        )
     return ban

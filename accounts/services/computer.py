@@ -1,6 +1,6 @@
 """The computer's accounts: one per practice level, which no one can log in to or register.
 
-A migration makes them (accounts/migrations/0005_computer_accounts.py); the practice tables find
+A migration makes them (accounts/migrations/0007_computer_accounts.py); the practice tables find
 them by ``User.computer_level``, so an account that merely has the name (``computer-hard`` signed
 up before the name was reserved) never takes the computer's seats or sees its hands.
 """

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from accounts.models import LedgerAccount, LedgerTransaction, User
+from accounts.models import LedgerAccount, LedgerTransaction, StaffAction, User
 from accounts.services.bans import ensure_not_banned
-from accounts.services.errors import InsufficientFunds, InvalidRequest, LedgerError, UnknownAccount
+from accounts.services.errors import InsufficientFunds, InvalidRequest, UnknownAccount
 from accounts.services.posting import (
     MAX_AMOUNT,
     check_amount,
@@ -34,6 +35,7 @@ from accounts.services.posting import (
     seat_key,
     wallet_key,
 )
+from accounts.services.staff_log import check_reason, check_right, record_staff_action
 
 Kind = LedgerTransaction.Kind
 
@@ -175,27 +177,37 @@ def wallet_adjust(
 ) -> LedgerTransaction:
     """Staff move chips between the house and a wallet: positive adds, negative removes.
 
-    ``idempotency_key`` is optional so a form can carry one and a double submit adjusts once.
+    Needs "adjust wallet"; logged as a staff action in the same transaction. ``idempotency_key``
+    is optional so a form can carry one: sent twice, it adjusts (and logs) once, and the second
+    call returns the first transaction.
     """
+    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.WALLET_ADJUST)
     user = check_user(user)
     amount = check_amount(amount, allow_negative=True)
-    if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest("A reason is required to adjust a wallet.")
-    if not isinstance(staff_user, User) or not staff_user.is_staff:
-        raise LedgerError("Only staff can adjust a wallet.")
+    reason = check_reason(reason, message=_("A reason is required to adjust a wallet."))
     key = check_key(idempotency_key) if idempotency_key is not None else f"adjust:{uuid.uuid4().hex}"
     with transaction.atomic():
         house = house_account()
         wallet = open_wallet_account(user=user)
-        txn, _ = post(
+        txn, created = post(
             kind=Kind.ADJUST,
             idempotency_key=key,
             params={"user": user.pk, "amount": amount},
             accounts=[house, wallet],
             legs_for=lambda _locked: {house.pk: -amount, wallet.pk: amount},
-            memo=reason.strip(),
+            memo=reason,
             created_by=staff_user,
         )
+        if created:
+            record_staff_action(
+                staff_user=staff_user,
+                kind=StaffAction.Kind.WALLET_ADJUST,
+                user=user,
+                reason=reason,
+                token=key if idempotency_key is not None else None,
+                detail={"amount": amount},
+                ledger_transaction=txn,
+            )
     return txn
 
 

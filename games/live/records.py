@@ -34,6 +34,7 @@ from accounts.services import (
 )
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
+from games.live import events
 from games.live.table import Refused, ready_positions, seat_entry
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 
@@ -83,8 +84,40 @@ def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
 
 
 def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[str, Any]:
-    """Take a free seat and buy in from the wallet (RULES.md §3: 20 S to 100 S)."""
-    table = load_table(table_id)
+    """Take a free seat and buy in from the wallet (RULES.md §3: 20 S to 100 S).
+
+    The table's row is locked while its settings are checked and the seat is bought: staff
+    changing the stake takes the same lock, so a buy-in never goes by settings just replaced."""
+    try:
+        ensure_not_banned(user=user)
+    except LedgerError as exc:
+        raise Refused(str(exc)) from None
+    try:
+        with transaction.atomic():
+            table = Table.objects.select_for_update().filter(pk=table_id).first()
+            if table is None:
+                raise Refused(_("there is no such table"))
+            _check_sitting(table=table, position=position, buy_in=buy_in)
+            if Seat.objects.filter(table=table, user=user).exists():
+                raise Refused(_("you already have a seat at this table"))
+            Seat.objects.create(table=table, user=user, position=position)
+            already = seat_balance(user=user, table_id=table.pk)
+            if already + buy_in > table.max_buy_in:
+                raise Refused(
+                    _("at most %(most)s chips on a seat; you have %(have)s there")
+                    % {"most": table.max_buy_in, "have": already}
+                )
+            seat_buy_in(user=user, table_id=table.pk, amount=buy_in, idempotency_key=f"sit:{uuid.uuid4()}")
+            events.record_sat(table_id=table.pk, user_id=user.pk, position=position, buy_in=buy_in)
+    except IntegrityError:
+        raise Refused(_("that seat was just taken"), code="seat_taken") from None
+    except LedgerError as exc:
+        raise Refused(str(exc)) from None
+    chips = seat_balance(user=user, table_id=table.pk)
+    return seat_entry(user_id=user.pk, name=user.get_username(), chips=chips)
+
+
+def _check_sitting(*, table: Table, position: int, buy_in: int) -> None:
     if table.status != Table.Status.OPEN:
         raise Refused(_("this table is closed"))
     if table.practice:
@@ -96,28 +129,6 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
             _("the buy-in is between %(low)s and %(high)s chips")
             % {"low": table.min_buy_in, "high": table.max_buy_in}
         )
-    try:
-        ensure_not_banned(user=user)
-    except LedgerError as exc:
-        raise Refused(str(exc)) from None
-    try:
-        with transaction.atomic():
-            if Seat.objects.filter(table=table, user=user).exists():
-                raise Refused(_("you already have a seat at this table"))
-            Seat.objects.create(table=table, user=user, position=position)
-            already = seat_balance(user=user, table_id=table.pk)
-            if already + buy_in > table.max_buy_in:
-                raise Refused(
-                    _("at most %(most)s chips on a seat; you have %(have)s there")
-                    % {"most": table.max_buy_in, "have": already}
-                )
-            seat_buy_in(user=user, table_id=table.pk, amount=buy_in, idempotency_key=f"sit:{uuid.uuid4()}")
-    except IntegrityError:
-        raise Refused(_("that seat was just taken"), code="seat_taken") from None
-    except LedgerError as exc:
-        raise Refused(str(exc)) from None
-    chips = seat_balance(user=user, table_id=table.pk)
-    return seat_entry(user_id=user.pk, name=user.get_username(), chips=chips)
 
 
 def add_chips(*, user: User, table_id: int, amount: int) -> int:
@@ -143,6 +154,7 @@ def add_chips(*, user: User, table_id: int, amount: int) -> int:
                     % {"most": table.max_buy_in, "have": have}
                 )
             seat_buy_in(user=user, table_id=table.pk, amount=amount, idempotency_key=f"add:{uuid.uuid4()}")
+            events.record_chips_added(table_id=table.pk, user_id=user.pk, amount=amount)
             return seat_balance(user=user, table_id=table.pk)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
@@ -152,9 +164,12 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
     """Cash the seat's chips out to the wallet and free the seat (idempotent by ``key``)."""
     user = User.objects.get(pk=user_id)
     with transaction.atomic():
-        if seat_balance(user=user, table_id=table_id) > 0:
+        balance = seat_balance(user=user, table_id=table_id)
+        if balance > 0:
             seat_cash_out(user=user, table_id=table_id, idempotency_key=key)
-        Seat.objects.filter(table_id=table_id, user=user).delete()
+        deleted, _rows = Seat.objects.filter(table_id=table_id, user=user).delete()
+        if deleted:  # a repeat (the same key) frees nothing and records nothing
+            events.record_left(table_id=table_id, user_id=user_id, cashed_out=balance)
 
 
 def seated_table_ids(*, user_id: int) -> list[int]:

@@ -31,7 +31,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
-from games.live import announced, records
+from games.live import announced, events, records
 from games.live import table as t
 from games.live.clock import TurnClock
 from games.live.store import (
@@ -272,6 +272,7 @@ async def table_sit_out(*, user: User, table_id: int, sitting_out: bool) -> Vers
     await database_sync_to_async(records.save_seat_flags)(
         user_id=user.pk, table_id=table_id, sitting_out=sitting_out
     )
+    await in_db(events.record_sitting_out)(table_id=table_id, user_id=user.pk, sitting_out=sitting_out)
     return state
 
 
@@ -430,7 +431,9 @@ async def handle_due(due: DueDeadline) -> None:
                 return None
             return t.apply_timeout(state.doc, now=time.time())
 
-        await update_table(table_id, change)
+        after = await update_table(table_id, change)
+        # Who ran out of time (and sat out by it), for staff following a dispute.
+        await in_db(events.record_timeouts)(table_id=table_id, before=current.doc, after=after.doc)
     elif kind == "bot":
 
         def bot_moves(state: Versioned) -> t.Doc | None:
@@ -439,6 +442,14 @@ async def handle_due(due: DueDeadline) -> None:
             return t.apply_bot_move(state.doc, now=time.time())
 
         await update_table(table_id, bot_moves)
+    elif kind == "svara":
+
+        def deal_the_replay(state: Versioned) -> t.Doc | None:
+            if not due.matches(state):
+                return None
+            return t.end_svara_pause(state.doc, now=time.time())
+
+        await update_table(table_id, deal_the_replay)
     elif kind == "settle":
         await settle(table_id=table_id, current=current)
     elif kind == "start":

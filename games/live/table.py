@@ -50,6 +50,7 @@ Doc = dict[str, Any]
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
 SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
+SVARA_PAUSE = 4.0  # seconds a svara's tied hands stay on screen before its replay is dealt
 JOIN_SECONDS = 15  # RULES.md §4 step 6
 TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
 # A repeat comes from a client retrying a move it sent a moment ago; one older than the last 16
@@ -433,6 +434,8 @@ def apply_move(
         raise Refused(_("there is no hand in play"))
     if pos not in doc["hand"]["positions"]:
         raise Refused(_("you are not in this hand"))
+    if in_svara_pause(doc):
+        raise Refused(_("the svara's replay is dealt in a moment"))
     doc = copy_doc(doc)
     hand = hand_of(doc)
     assert hand is not None
@@ -489,7 +492,10 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         if seat is None or not (seat["leaving"] or seat["away"]):
             break
         hand.act(hand.to_act, "timeout")
-    _log_svara(doc, before=doc["hand"]["state"], hand=hand)
+    before = doc["hand"]["state"]
+    _log_svara(doc, before=before, hand=hand)
+    if hand.svaras > before.get("svaras", 0):
+        _pause_for_svara(doc, hand, now=now)
     doc["hand"]["state"] = hand.to_json()
     if hand.phase == FINISHED:
         _finish(doc, hand, now=now)
@@ -498,6 +504,15 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         doc["timer"] = None
         return
     doc["touched"] = now
+    pause = doc["hand"].get("svara")
+    if pause is not None:
+        # The tied hands stay up until the pause ends; then the replay's first turn is timed.
+        doc["timer"] = {"kind": "svara", "at": pause["until"]}
+        return
+    _time_the_turn(doc, hand, now=now)
+
+
+def _time_the_turn(doc: Doc, hand: Hand, *, now: float) -> None:
     seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
     if seat.get("bot"):
         # The computer answers through the same clock as a person, after a human-like pause.
@@ -507,9 +522,52 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
     doc["timer"] = {"kind": "turn", "at": now + seconds}
 
 
+def _pause_for_svara(doc: Doc, hand: Hand, *, now: float) -> None:
+    """A svara's replay was just dealt: for SVARA_PAUSE everyone sees the tied showdown (the hands
+    shown at it, with their points) instead of the new deal, and nobody acts."""
+    positions = doc["hand"]["positions"]
+    showdown = hand.showdowns[-1]  # the tie: the replay's own showdown has not come
+    best = max(points for points, _cards in showdown.values())
+    doc["hand"]["svara"] = {
+        "until": now + SVARA_PAUSE,
+        "shown": {str(positions[int(s)]): [p, list(cards)] for s, (p, cards) in showdown.items()},
+        "tied": [positions[int(s)] for s, (p, _c) in showdown.items() if p == best],
+        "points": best,
+    }
+
+
+def end_svara_pause(doc: Doc, *, now: float) -> Doc:
+    """The pause is over (its timer fired): the replay's cards show and its first turn is timed."""
+    doc = copy_doc(doc)
+    if not doc["hand"] or "svara" not in doc["hand"]:
+        return doc
+    del doc["hand"]["svara"]
+    hand = hand_of(doc)
+    assert hand is not None
+    if hand.to_act is not None:
+        _time_the_turn(doc, hand, now=now)
+    return doc
+
+
+def in_svara_pause(doc: Doc) -> bool:
+    return bool(doc["hand"]) and "svara" in doc["hand"]
+
+
 def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
     """Tell the table when a tie opens a svara and when its replay is dealt."""
     positions = doc["hand"]["positions"]
+    if hand.svaras > before.get("svaras", 0) and before.get("phase") != JOIN:
+        # Nobody could join: the replay was dealt at once, with no join window to announce the tie.
+        showdown = hand.showdowns[-1]
+        best = max(points for points, _cards in showdown.values())
+        tied = [positions[int(s)] for s, (p, _c) in showdown.items() if p == best]
+        _log(
+            doc,
+            gettext_noop("Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed"),
+            names=[doc["seats"][p]["name"] for p in tied if doc["seats"][p]],
+            points=best,
+            pot=hand.pot,
+        )
     if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
         names = [doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]]
         _log(

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
-from games.live.table import Doc, ended_chips, hand_of, position_of, render_entry, shown_name
+from games.live.table import Doc, ended_chips, entry, hand_of, position_of, render_entry, shown_name
 from games.rules_content import card_name
 from svara_site.jinja2 import active_words
 
@@ -58,6 +58,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     my_index = info["positions"].index(my_pos) if hand and my_pos in info["positions"] else None
     engine = hand.view_for(my_index) if hand else None
     by_pos = {info["positions"][p["seat"]]: p for p in engine["players"]} if engine else {}
+    # A svara's replay is dealt but not shown yet: everyone sees the tied showdown instead.
+    pause = info.get("svara") if hand else None
     last = doc.get("last")
     to_act_pos = info["positions"][hand.to_act] if hand and hand.to_act is not None else None
     # An ended hand's seats take its result only when it is settled (the worker's next tick, or
@@ -71,7 +73,10 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         player = by_pos.get(pos)
         cards = None
         points = None
-        if player is not None and player["cards"] is not None:
+        if pause is not None:
+            if str(pos) in pause["shown"]:
+                points, cards = pause["shown"][str(pos)]
+        elif player is not None and player["cards"] is not None:
             cards, points = player["cards"], player["points"]
             if pos == my_pos and points is None:
                 points = engine["own_points"]
@@ -86,12 +91,12 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "chips": player["chips"] if player else final.get(pos, seat["chips"]),
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),
-                "has_cards": bool(player and player["has_cards"] and player["in_hand"]),
+                "has_cards": bool(player and player["has_cards"] and player["in_hand"]) and pause is None,
                 "cards": [card_view(c, language=language) for c in cards] if cards else None,
                 "points": points,
                 "is_me": pos == my_pos,
                 "is_dealer": pos == doc["dealer"],
-                "to_act": pos == to_act_pos,
+                "to_act": pos == to_act_pos and pause is None,
                 "sitting_out": seat["sitting_out"],
                 "leaving": seat["leaving"],
                 "won": hand is None and last is not None and last["winner"] == pos,
@@ -122,11 +127,12 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
             "pot": hand.pot,
             "target": hand.target,
             "svaras": hand.svaras,
-            "to_act": to_act_pos,
+            "to_act": to_act_pos if pause is None else None,
             "join_fee": hand.join_fee or None,
+            "svara_pause": _pause_view(doc, pause) if pause is not None else None,
         }
         legal = hand.legal()
-        if legal is not None and my_index is not None and legal.seat == my_index:
+        if pause is None and legal is not None and my_index is not None and legal.seat == my_index:
             view["actions"] = _actions(hand, legal)
     return view
 
@@ -241,6 +247,13 @@ def _actions(hand, legal) -> dict[str, Any]:
             quick.append({"label": "MAX", "amount": high})
             actions["raise"] = {"min": low, "max": high, "step": stake, "quick": quick}
     return actions
+
+
+def _pause_view(doc: Doc, pause: dict[str, Any]) -> dict[str, Any]:
+    names = [doc["seats"][p]["name"] for p in pause["tied"] if doc["seats"][p]]
+    # Worded as the log words a list of names ("ann and bob", the computer's in the viewer's words).
+    worded = render_entry(entry("%(names)s", names=names))
+    return {"until": pause["until"], "names": worded, "points": pause["points"]}
 
 
 def _last_view(doc: Doc) -> dict[str, Any]:

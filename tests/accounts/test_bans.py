@@ -41,8 +41,9 @@ def test_banned_users_cannot_sit(make_user, staff):
 def test_lifting_a_ban_keeps_the_record(make_user, staff):
     user = make_user()
     ban_user(user=user, reason="first", staff_user=staff)
-    lifted = lift_ban(user=user, staff_user=staff)
+    lifted = lift_ban(user=user, staff_user=staff, reason="  appeal granted ")
     assert lifted.lifted_at is not None and lifted.lifted_by == staff
+    assert lifted.lift_reason == "appeal granted"
     assert user_can_sit(user=user)
     ban_user(user=user, reason="second", staff_user=staff)
     assert Ban.objects.filter(user=user).count() == 2
@@ -59,7 +60,7 @@ def test_a_ban_needs_a_reason(make_user, staff, reason):
 
 def test_only_staff_ban_and_not_themselves_and_not_twice(make_user, staff):
     user = make_user()
-    with pytest.raises(LedgerError, match="Only staff"):
+    with pytest.raises(LedgerError, match="do not have the right to ban"):
         ban_user(user=user, reason="x", staff_user=make_user())
     with pytest.raises(LedgerError, match="cannot ban themselves"):
         ban_user(user=staff, reason="x", staff_user=staff)
@@ -71,7 +72,16 @@ def test_only_staff_ban_and_not_themselves_and_not_twice(make_user, staff):
 
 def test_lifting_without_a_ban_is_refused(make_user, staff):
     with pytest.raises(LedgerError, match="is not banned"):
-        lift_ban(user=make_user(), staff_user=staff)
+        lift_ban(user=make_user(), staff_user=staff, reason="r")
+
+
+@pytest.mark.parametrize("reason", ["", "   ", None])
+def test_lifting_a_ban_needs_a_reason(make_user, staff, reason):
+    user = make_user()
+    ban_user(user=user, reason="x", staff_user=staff)
+    with pytest.raises(InvalidRequest, match="reason is required to lift"):
+        lift_ban(user=user, staff_user=staff, reason=reason)
+    assert Ban.objects.get().lifted_at is None
 
 
 def test_inactive_and_anonymous_users_cannot_sit(make_user):

@@ -85,7 +85,7 @@ def test_a_person_holding_the_name_never_gets_the_computers_seat(client, make_us
 
 
 def test_the_migration_keeps_the_account_made_on_first_use_and_leaves_a_persons_alone(make_user):
-    migration = importlib.import_module("accounts.migrations.0005_computer_accounts")
+    migration = importlib.import_module("accounts.migrations.0007_computer_accounts")
     User.objects.exclude(computer_level="").delete()
     # As the old code made it on first use: inactive, unusable password, never logged in.
     old = User.objects.create(username="computer-easy", first_name="Computer (easy)", is_active=False)

@@ -284,9 +284,9 @@ def test_wallet_adjust_needs_a_reason(player, staff, snapshot, reason):
 
 def test_wallet_adjust_needs_staff(player, make_user, snapshot):
     before = snapshot()
-    with pytest.raises(LedgerError, match="Only staff"):
+    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
         wallet_adjust(user=player, amount=10, reason="gift", staff_user=make_user())
-    with pytest.raises(LedgerError, match="Only staff"):
+    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
         wallet_adjust(user=player, amount=10, reason="gift", staff_user=None)
     assert snapshot() == before
 

@@ -128,7 +128,7 @@ def apply(op: tuple, users: list[User], staff: User) -> LedgerTransaction:
 def test_random_transfers_keep_the_ledger_sound(sequence):
     # Each example runs in a transaction rolled back at the end, so examples start from nothing.
     with transaction.atomic():
-        staff = User.objects.create(username="staff", is_staff=True)
+        staff = User.objects.create(username="staff", is_staff=True, is_superuser=True)
         users = [User.objects.create(username=f"u{i}") for i in range(N_USERS)]
         for user in users:
             grant_signup_bonus(user=user)

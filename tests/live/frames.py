@@ -81,10 +81,13 @@ def hidden_cards_seen(frame: str) -> list[str]:
 
 
 def hand_in_play(frame: str) -> bool:
-    """The pot region says whether a hand is in play (its data-phase, else its hand line)."""
+    """The pot region says whether cards are hidden now: a hand's dark round or betting (its
+    data-phase, else its hand line)."""
     phase = PHASE_RE.search(frame)
     if phase:
-        return phase.group(1) not in ("over", "waiting")
+        # A svara's join window and its pause show the tied showdown: as between hands, only hands
+        # shown down (with their points) may show.
+        return phase.group(1) in ("dark", "betting")
     return bool(IN_PLAY_RE.search(_region(frame, "table-pot")))
 
 

@@ -340,7 +340,9 @@ def _cmd_fund(users: list[int], chips: int) -> dict[str, Any]:
     from accounts.services import wallet_adjust
 
     model = get_user_model()
-    staff, _ = model.objects.get_or_create(username="drill-staff", defaults={"is_staff": True})
+    staff, _ = model.objects.get_or_create(
+        username="drill-staff", defaults={"is_staff": True, "is_superuser": True}
+    )
     for user in model.objects.filter(pk__in=users):
         wallet_adjust(user=user, amount=chips, reason="drill funds", staff_user=staff)
     return {"funded": len(users)}

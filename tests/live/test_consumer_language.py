@@ -26,6 +26,7 @@ from games.live.table import ENGINE_REFUSALS, engine_refusal, entry, log_text, n
 from games.live.views import build_view, card_view
 from svara_site.asgi import application
 from tests.live.tablekit import Viewer, make_player, make_table, session_cookie
+from tests.staff_roles import superuser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -254,7 +255,7 @@ async def test_a_cancelled_hands_notice_names_the_reason_in_each_language_and_ke
 
     ann = await sync_to_async(make_player)("ann")
     bob = await sync_to_async(make_player)("bob")
-    boss = await sync_to_async(make_player)("boss")
+    boss = await sync_to_async(superuser)()  # closing a table needs its permission
     table = await sync_to_async(make_table)()
     await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=500)
     await service.table_sit(user=bob, table_id=table.pk, position=1, buy_in=500)

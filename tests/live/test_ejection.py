@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _staff():
-    return get_user_model().objects.create_user(username="mod", password="pw-for-tests-1", is_staff=True)
+    return get_user_model().objects.create_superuser(username="mod", password="pw-for-tests-1")
 
 
 async def test_a_banned_players_hand_is_folded_their_sockets_closed_and_their_chips_cashed_out() -> None:

@@ -22,7 +22,7 @@ REQUESTS = 20
 
 def test_twenty_concurrent_adds_never_take_a_seat_past_its_most(postgres_db) -> None:
     ann = make_player("ann")
-    staff = get_user_model().objects.create_user(username="staff", password="pw-for-tests-1", is_staff=True)
+    staff = get_user_model().objects.create_superuser(username="staff", password="pw-for-tests-1")
     # Enough in the wallet for every add: only the seat's limit may stop them.
     wallet_adjust(user=ann, amount=20 * 500, reason="test funds", staff_user=staff)
     table = make_table(stake=10)  # a seat holds at most 1,000

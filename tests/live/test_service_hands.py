@@ -54,6 +54,13 @@ async def to_act(table):
     return hand["players"][h.to_act]
 
 
+async def deal_the_replay(table) -> None:
+    """End a svara's pause now, as its timer does."""
+    state = await service.load_table_state(table.pk)
+    due = await get_state_store().claim_due(now=state.doc["timer"]["at"] + 0.01)
+    await service.handle_due(next(d for d in due if d.table_id == str(table.pk)))
+
+
 def audit_clean() -> None:
     call_command("audit_chips")  # raises SystemExit on a mismatch
 
@@ -128,6 +135,9 @@ async def test_four_players_dark_bets_and_a_svara_with_a_joiner():
     log = "\n".join(log_text(state.doc))
     assert "Svara! " in log and "tie on 20; the pot of 120 is replayed (join for 60)" in log
     assert "Svara replay 1 is dealt; the pot is 180" in log
+    # The tied hands stay up for a moment; the replay's turn clock starts after it.
+    assert state.doc["timer"]["kind"] == "svara"
+    await deal_the_replay(table)
     # Replay: p1 22 (aces), p2 20, p3 7D JD QS = 20 (diamonds 7+10... 17? J+7 = 17; Q spades 10) -> p1 wins.
     await act(table, p1, "raise", 10)
     await act(table, p2, "call")

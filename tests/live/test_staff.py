@@ -12,8 +12,11 @@ from games.live import service
 from games.live.table import notice_text
 from games.models import PlayedHand, Seat, Table, TableEvent
 from tests.live.tablekit import make_player, make_table
+from tests.staff_pages import confirm, list_action, preview
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+TABLES, SEATS = "/admin/games/table/", "/admin/games/seat/"
 
 
 @pytest.fixture
@@ -39,10 +42,8 @@ def table_in_play():
 
 def test_closing_a_table_needs_a_reason_and_changes_nothing_without_one(staff_client, table_in_play):
     table, ann, bob = table_in_play
-    response = staff_client.post(
-        "/admin/games/table/",
-        {"action": "close_tables", "_selected_action": [table.pk], "apply": "1", "reason": ""},
-    )
+    data = list_action(staff_client, TABLES, "close_tables", [table.pk])
+    response = confirm(staff_client, TABLES, {**data, "reason": ""})
     assert response.status_code == 200 and "This field is required" in response.content.decode()
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN
@@ -51,16 +52,11 @@ def test_closing_a_table_needs_a_reason_and_changes_nothing_without_one(staff_cl
 
 def test_closing_a_table_mid_hand_cancels_it_and_cashes_everyone_out(staff_client, table_in_play):
     table, ann, bob = table_in_play
-    response = staff_client.post(
-        "/admin/games/table/",
-        {
-            "action": "close_tables",
-            "_selected_action": [table.pk],
-            "apply": "1",
-            "reason": "cheating suspected",
-        },
-        follow=True,
-    )
+    data = {**list_action(staff_client, TABLES, "close_tables", [table.pk]), "reason": "cheating suspected"}
+    page = preview(staff_client, TABLES, data)
+    assert page.context["summary"] == [f"Close {table}."]
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN  # not before the confirmation
+    response = confirm(staff_client, TABLES, data, follow=True)
     assert "is closed" in response.content.decode()
     table.refresh_from_db()
     assert table.status == Table.Status.CLOSED
@@ -80,10 +76,8 @@ def test_closing_a_table_mid_hand_cancels_it_and_cashes_everyone_out(staff_clien
 def test_removing_a_player_folds_their_hand_and_records_who_and_why(staff_client, table_in_play):
     table, ann, bob = table_in_play
     seat = Seat.objects.get(table=table, user=bob)
-    staff_client.post(
-        "/admin/games/seat/",
-        {"action": "remove_players", "_selected_action": [seat.pk], "apply": "1", "reason": "abusive chat"},
-    )
+    data = {**list_action(staff_client, SEATS, "remove_players", [seat.pk]), "reason": "abusive chat"}
+    confirm(staff_client, SEATS, data)
     event = TableEvent.objects.get(kind=TableEvent.Kind.REMOVED)
     assert event.user == bob and event.staff_user == staff_client.staff and event.reason == "abusive chat"
     # bob is leaving: he folds when his turn comes; ann plays on until it does.

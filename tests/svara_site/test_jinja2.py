@@ -72,6 +72,10 @@ def played_states(seed: int) -> list[tuple[dict, int]]:
         )
         states.append((doc, version := version + 1))
         while doc["hand"]:
+            if t.in_svara_pause(doc):  # a tie: the regions show its tied hands, then the replay
+                doc = t.end_svara_pause(doc, now=0.0)
+                states.append((doc, version := version + 1))
+                continue
             hand = t.hand_of(doc)
             legal = hand.legal()
             verb = rng.choice(legal.verbs)

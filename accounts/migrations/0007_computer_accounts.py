@@ -36,6 +36,6 @@ def create_computer_accounts(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("accounts", "0004_user_computer_level")]
+    dependencies = [("accounts", "0006_user_computer_level")]
 
     operations = [migrations.RunPython(create_computer_accounts, migrations.RunPython.noop)]

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0003_ledger_entries_plural'),
+        ('accounts', '0005_sign_ins'),
         ('auth', '0012_alter_user_first_name_max_length'),
     ]
 

@@ -13,7 +13,7 @@ def fill_skeletons(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("accounts", "0005_computer_accounts")]
+    dependencies = [("accounts", "0007_computer_accounts")]
 
     operations = [
         migrations.AddField(
