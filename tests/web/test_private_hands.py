@@ -44,7 +44,7 @@ def same_page(a: bytes, b: bytes, *, here: str, nowhere: str) -> bool:
 
     def plain(page: bytes, asked: str) -> str:
         text = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", page.decode())
-        for quoted in (f'value="{asked}"', f'hand={asked}"', f'"{asked}"'):
+        for quoted in (f'value="{asked}"', f'hand={asked}"'):  # the form's box, the language form's next
             text = text.replace(quoted, "ASKED")
         return text
 
