@@ -127,6 +127,7 @@ async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[i
     from games.consumers import render_regions
     from games.live import service
     from games.live.store import get_state_store
+    from games.live.table import end_svara_pause
     from games.live.views import build_view
 
     store = get_state_store()
@@ -149,7 +150,10 @@ async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[i
                 for view in views:
                     render_regions(view=view)
                 clock.stop()
-            actor = next(view for view in views if view["actions"])
+            actor = next((view for view in views if view["actions"]), None)
+            if actor is None:  # a svara's pause: its timer deals the replay, as here
+                await service.update_table(table_id, lambda s: end_svara_pause(s.doc, now=time.time()))
+                continue
             verb, amount = _choose(actor["actions"], raise_to=raise_to)
             clock.start("command")
             await service.table_act(

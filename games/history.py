@@ -15,6 +15,8 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import ExpressionWrapper, F, IntegerField, QuerySet
+from django.utils.formats import number_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
 
 from games.engine.cards import Card
@@ -29,6 +31,8 @@ ENDED = (PlayedHand.Status.FINISHED, PlayedHand.Status.CANCELLED)
 HANDS_PER_PAGE = 20
 
 # ---------------------------------------------------------------- "My hands"
+
+_grouped = lazy(lambda number: number_format(number, force_grouping=True), str)
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,8 @@ class HandFilterForm(forms.Form):
         required=False,
         coerce=int,
         empty_value=None,
-        choices=[("", gettext_lazy("Any stake")), *[(s, str(s)) for s in STAKES]],
+        # Each label grouped in the reader's language when the form is drawn (1,000; 1 000).
+        choices=[("", gettext_lazy("Any stake")), *[(s, _grouped(s)) for s in STAKES]],
     )
     kind = forms.ChoiceField(
         label=gettext_lazy("Tables"),

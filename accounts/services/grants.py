@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerAccount, LedgerTransaction, User
@@ -154,7 +155,11 @@ def wallet_claim_refill(*, user: User, now: datetime | None = None) -> LedgerTra
                     "A refill is for players with fewer than %(below)s chips in wallet and seats together; "
                     "you have %(held)s."
                 )
-                % {"below": REFILL_BELOW, "held": held}
+                # Grouped as every page writes chips (1,500; 1 500 in Bulgarian).
+                % {
+                    "below": number_format(REFILL_BELOW, force_grouping=True),
+                    "held": number_format(held, force_grouping=True),
+                }
             )
         last = _last_grant(kind=Kind.REFILL, wallet=wallet)
         if last is not None and now < last.created_at + REFILL_INTERVAL:

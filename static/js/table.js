@@ -92,11 +92,73 @@
     el.textContent = el.dataset[key] || key;
     el.className = "connection " + cls;
   }
-  document.addEventListener("htmx:wsOpen", function () { status("connected", "live"); });
+  // While the socket is down nothing the player clicks could reach the table: the moves and seat
+  // controls are disabled and the page says why. Whatever the extension queued meanwhile (a click
+  // in the moment before the drop was noticed) is dropped on reconnect, not sent late: the table
+  // is sent whole on connect, and the player decides again on what it shows.
+  function offline(down) {
+    var live = document.querySelector(".table-live");
+    if (live) live.classList.toggle("offline", down);
+    var note = document.getElementById("table-offline");
+    if (note) note.hidden = !down;
+    document.querySelectorAll("#table-actions button, #table-actions input").forEach(function (el) {
+      el.disabled = down;
+    });
+  }
+  document.addEventListener("htmx:wsOpen", function (e) {
+    status("connected", "live");
+    offline(false);
+    var queue = e.detail && e.detail.socketWrapper ? e.detail.socketWrapper.queue : null;
+    if (queue && queue.length) queue.length = 0;
+  });
   document.addEventListener("htmx:wsClose", function (e) {
     // The extension reconnects by itself only after these codes; others mean "reload".
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
     if ([1006, 1011, 1012, 1013].indexOf(code) >= 0) status("lost", "lost");
     else status("closed", "lost");
+    offline(true);
+  });
+  // Reconnect within a second while the page is in sight (the extension's default backs off to a
+  // minute); a hidden page backs off as before.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retries) {
+      if (document.visibilityState === "visible") return 300 + Math.random() * 500;
+      return 1000 * Math.pow(2, Math.min(retries, 6)) * Math.random();
+    };
+  }
+
+  // ---- leaving mid-hand folds the hand: the form says so (data-confirm) and asks first.
+  document.addEventListener(
+    "submit",
+    function (e) {
+      var form = e.target;
+      if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+      }
+    },
+    true
+  );
+
+  // ---- the header's wallet: refreshed when this viewer sits down or their seat is freed (a
+  // buy-in, a cash-out), or adds chips between hands; a hand's result moves chips between seats,
+  // not the wallet, so it asks for nothing.
+  var seen = { seated: null, chips: null, played: false };
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var mine = document.querySelector("#table-seats .seat.me .seat-chips .amount");
+    var pot = document.getElementById("table-pot");
+    var inHand = !!pot && ["over", "waiting"].indexOf(pot.dataset.phase) < 0;
+    var changed = seen.seated !== null && !!mine !== seen.seated;
+    seen.seated = !!mine;
+    if (!mine) {
+      seen.chips = null;
+    } else if (inHand) {
+      seen.played = true;
+    } else {
+      if (seen.chips !== null && mine.textContent !== seen.chips && !seen.played) changed = true;
+      seen.chips = mine.textContent;
+      seen.played = false;
+    }
+    if (changed) document.body.dispatchEvent(new Event("svara:wallet"));
   });
 })();

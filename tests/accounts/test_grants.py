@@ -6,7 +6,7 @@ import uuid
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import LedgerAccount, LedgerTransaction
 from accounts.services import (
@@ -105,8 +105,10 @@ def test_refill_tops_wallet_and_seats_back_to_1000(player, winner):
 
 
 def test_refill_is_refused_at_200_or_more(player, winner, snapshot):
-    with pytest.raises(GrantNotAvailable, match=r"fewer than 200 chips .* you have 1000"):
+    with pytest.raises(GrantNotAvailable, match=r"fewer than 200 chips .* you have 1,000"):
         wallet_claim_refill(user=player, now=T0)
+    with translation.override("bg"), pytest.raises(GrantNotAvailable, match="1\xa0000"):
+        wallet_claim_refill(user=player, now=T0)  # grouped as every page writes chips
     lose_down_to(player, winner, left=200)
     before = snapshot()
     with pytest.raises(GrantNotAvailable, match="you have 200"):

@@ -25,6 +25,9 @@ def hand_in_play():
         async_to_sync(service.table_sit)(user=user, table_id=table.pk, position=position, buy_in=500)
     state = async_to_sync(service.start_next_hand)(table_id=table.pk)
     assert state.doc["hand"] is not None
+    # The sits were recorded by the service (tests/live/test_table_events.py); these tests call
+    # the recording functions themselves.
+    TableEvent.objects.filter(table=table).delete()
     return table, ann, bob, state.doc
 
 

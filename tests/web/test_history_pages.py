@@ -387,3 +387,12 @@ def test_a_hand_played_through_the_table_service():
             assert all(shows_card(html, c) for c in held[viewer])
             assert any(shows_card(html, c) for c in held[other]) == (step == last), step
         assert json.loads(client.get(f"/hands/{hand.pk}/hand.json").content) == hand.record
+
+
+def test_the_stake_filter_groups_its_amounts_in_each_language(players):
+    ann = players["ann"]
+    for language, thousand in (("en", "1,000"), ("bg", "1\xa0000")):
+        client = Client(HTTP_ACCEPT_LANGUAGE=language)
+        client.force_login(ann)
+        page = client.get("/hands/").content.decode()
+        assert f'<option value="1000">{thousand}</option>' in page, language

@@ -150,3 +150,19 @@ def test_faq_has_the_table_of_choices(client):
         assert f'<th scope="row">{row}</th>' in html
     bg = client.get("/rules/faq/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
     assert "българското правило" in bg and "свара" in bg
+
+
+def test_the_rules_name_the_buttons_with_the_tables_own_words(client):
+    """One source: the rules page's button names are the msgids the table's buttons use."""
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
+    with translation.override("bg"):
+        words = [gettext(w) for w in ("FOLD", "PASS", "RAISE")] + [
+            gettext("CALL %(amount)s") % {"amount": ""}
+        ]
+    for word in words:
+        assert word.strip() in page
+    for english in ("FOLD", "RAISE", "CALL"):
+        assert f" {english} " not in page and f"{english} (" not in page
