@@ -1,15 +1,31 @@
-"""allauth adapter: tells a banned user why they cannot log in."""
+"""allauth adapter: refuses reserved and look-alike usernames, counts failed log-ins per account,
+and tells a banned user why they cannot log in."""
 
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.internal.stagekit import clear_login
+from django import forms
 from django.shortcuts import render
 
 from accounts.services.bans import active_ban
+from accounts.services.login_limits import login_limit_key
+from accounts.usernames import username_refusal
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        # Before allauth's own checks: "computer-hard" is reserved, not merely taken.
+        reason = username_refusal(username)
+        if reason is not None:
+            raise forms.ValidationError(reason, code="username_reserved")
+        return super().clean_username(username, shallow=shallow)
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        # allauth's one place for the login_failed key: both its count (pre_authenticate) and its
+        # reset (after a password reset) ask it, so the account's key serves both.
+        return login_limit_key(username=credentials.get("username"), email=credentials.get("email"))
+
     def pre_login(self, request, user, **kwargs):
         # Reached only after the password was checked, so the reason is shown to the account's owner.
         ban = active_ban(user=user)

@@ -14,9 +14,32 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.usernames import username_skeleton
+
 
 class User(AbstractUser):
     """The room's user. Custom from the first migration so fields can be added later."""
+
+    # The computer's accounts (made by a migration, accounts.services.computer) carry their level:
+    # the practice tables find the computer by it, never by a username somebody could register.
+    computer_level = models.CharField(max_length=10, blank=True, default="", editable=False)
+    # What the username looks like (accounts.usernames.username_skeleton): sign-up refuses a name
+    # that looks like one already taken. Kept in step by save().
+    username_skeleton = models.TextField(default="", editable=False, db_index=True)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["computer_level"], condition=~Q(computer_level=""), name="user_one_computer_per_level"
+            ),
+        ]
+
+    def save(self, *args, **kwargs) -> None:
+        self.username_skeleton = username_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_skeleton"}
+        super().save(*args, **kwargs)
 
 
 class Ban(models.Model):

@@ -145,6 +145,20 @@ def viewing(*, pk: int, user: AbstractBaseUser | AnonymousUser) -> Viewing | Non
     return Viewing(hand=hand, seat=seat_in_record(record=hand.record, rows=rows, row=row), row=row)
 
 
+def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether the fair page may show this hand's seeds and decks to ``user``.
+
+    Anyone, for a public table's hand (RULES.md §6: anyone can check it); a private or practice
+    table's hands are for their players and staff, as its replay and its file are (``viewing``).
+    """
+    table = hand.table
+    if not (table.private or table.practice):
+        return True
+    if not user.is_authenticated:
+        return False
+    return user.is_staff or hand.players.filter(user_id=user.pk).exists()
+
+
 def seat_in_record(*, record: object, rows: list[HandPlayer], row: HandPlayer) -> int | None:
     """A player's index in the hand file's player list.
 

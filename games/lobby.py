@@ -8,6 +8,7 @@ only call these and render. Seats themselves are taken through the live table se
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,11 +56,30 @@ class LobbyRow:
         return self.free <= 0
 
 
+# A stake is written in ASCII digits: "²" and "٣" are digits to str.isdigit but not to int(), and a
+# number of thousands of digits is more than int() reads.
+_STAKE_TEXT = re.compile(r"[0-9]{1,12}")
+
+
+class BadStake(ValueError):
+    """A ?stake= that is not a number at all."""
+
+
 def parse_stake(value: object) -> int | None:
     """A stake filter from a query string: one of STAKES, or None for "any" (bad input included)."""
-    if isinstance(value, str) and value.strip().isdigit() and int(value) in STAKES:
+    if isinstance(value, str) and _STAKE_TEXT.fullmatch(value.strip()) and int(value) in STAKES:
         return int(value)
     return None
+
+
+def stake_filter(*, raw: str | None) -> int | None:
+    """The lobby pages' ?stake=: a stake, or None for every table (absent, empty, or a number that
+    is no stake, such as 7); BadStake for text that is not a number, which the page refuses."""
+    if raw is None or not raw.strip():
+        return None
+    if not _STAKE_TEXT.fullmatch(raw.strip()):
+        raise BadStake(raw)
+    return parse_stake(raw)
 
 
 def _public_tables() -> QuerySet[Table]:
@@ -122,7 +142,14 @@ def _tell_lobby(table_id: int) -> None:
         log.exception("could not tell the lobby about table %s", table_id)
 
 
+# What new_invite_code makes (token_urlsafe): anything else, a NUL say, is no code, and is not
+# sent to the database (PostgreSQL refuses a NUL in text).
+_INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{1,40}")
+
+
 def table_by_invite(*, code: str) -> Table | None:
+    if not _INVITE_CODE.fullmatch(code):
+        return None
     return Table.objects.filter(invite_code=code, practice=False).first()
 
 

@@ -407,7 +407,7 @@ def parse_hand(*, text: str = "", picked: list[str] | None = None) -> tuple[Card
     cards: list[Card] = []
     for token in tokens:
         try:
-            card = parse_card(token)
+            card = parse_card(token.upper())  # people type 7c; files and the engine use capitals
         except CardError:
             raise HandInputError(
                 gettext(
@@ -590,5 +590,21 @@ def is_hex64(text: str) -> bool:
 
 def client_seed_lines(text: str) -> list[str]:
     """One client seed per line, exactly as typed: a seed is its bytes (docs/fairness.md), so
-    nothing is trimmed; only the line endings (\\r\\n from browsers) and one final newline go."""
-    return text.splitlines()
+    nothing is trimmed; only the line endings (\\r\\n from browsers) and one final newline go.
+
+    Lines end only at a newline (``str.splitlines`` would also cut a seed at U+2028 or U+0085), and
+    a final newline ends the last seed rather than starting one: "\\n\\n" is two empty seeds,
+    as ``client_seed_text`` writes them.
+    """
+    text = text.replace("\r\n", "\n")
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+def client_seed_text(seeds: list[str]) -> str:
+    """The text ``client_seed_lines`` reads back as ``seeds``: each seed and its newline."""
+    return "".join(f"{seed}\n" for seed in seeds)

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_lazy
 
+from games import history
 from games import rules_content as rc
 from games.engine.cards import DECK, WILD, Card, CardError, card_text, parse_card
 from games.engine.fairness import (
@@ -144,8 +145,14 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
 
 # ---------------------------------------------------------------- fair deck
 
+EXACT_SEED_PARAM = "client_seed"
+
 
 class DeckForm(forms.Form):
+    """Typed seeds come one per line (``client_seeds``); a link from a stored hand gives each seed
+    as its own ``client_seed`` parameter instead, which carries any list exactly (empty seeds, a
+    seed holding a newline), and the box then shows them one per line."""
+
     server_seed = forms.CharField(
         label=gettext_lazy("Server seed (64 hexadecimal digits)"),
         max_length=200,
@@ -186,8 +193,19 @@ class DeckForm(forms.Form):
             )
         return seed
 
+    def __init__(self, data=None, **kwargs) -> None:
+        self.exact_seeds: list[str] | None = None
+        if data is not None and EXACT_SEED_PARAM in data:
+            self.exact_seeds = data.getlist(EXACT_SEED_PARAM)
+            data = data.copy()
+            data["client_seeds"] = rc.client_seed_text(self.exact_seeds)
+        super().__init__(data, **kwargs)
+
     def clean_client_seeds(self) -> list[str]:
-        seeds = rc.client_seed_lines(self.cleaned_data.get("client_seeds") or "")
+        if self.exact_seeds is not None:
+            seeds = self.exact_seeds
+        else:
+            seeds = rc.client_seed_lines(self.cleaned_data.get("client_seeds") or "")
         for number, seed in enumerate(seeds, start=1):
             if len(seed) > MAX_CLIENT_SEED_CHARS:
                 raise forms.ValidationError(
@@ -225,8 +243,8 @@ def find_played_hand(ref: str) -> PlayedHand | None:
         return None
     first, second = match.groups()
     if second is None:
-        return PlayedHand.objects.filter(pk=int(first)).first()
-    return PlayedHand.objects.filter(table_id=int(first), number=int(second)).first()
+        return PlayedHand.objects.select_related("table").filter(pk=int(first)).first()
+    return PlayedHand.objects.select_related("table").filter(table_id=int(first), number=int(second)).first()
 
 
 @dataclass
@@ -291,15 +309,10 @@ def _comparisons(
 
 
 def _deck_link(*, seed: str, client_seeds: list[str], nonce: int, hash_: str) -> str:
-    return "?" + urlencode(
-        {
-            "server_seed": seed,
-            "client_seeds": "\n".join(client_seeds),
-            "nonce": nonce,
-            "deal": 0,
-            "expected_hash": hash_,
-        }
-    )
+    # Each seed its own parameter: joined with newlines, ["", ""] came back as [""] (another deck).
+    pairs = [("server_seed", seed), *((EXACT_SEED_PARAM, s) for s in client_seeds)]
+    pairs += [("nonce", nonce), ("deal", 0), ("expected_hash", hash_)]
+    return "?" + urlencode(pairs)
 
 
 @dataclass
@@ -342,7 +355,8 @@ def fair_page(request: HttpRequest) -> HttpResponse:
     hand_missing = False
     if hand_form.is_bound and hand_form.is_valid():
         found = find_played_hand(hand_form.cleaned_data["hand"])
-        if found is None:
+        # A private table's hand is "no such hand" to outsiders: nothing to learn, not even that it exists.
+        if found is None or not history.may_check_hand(hand=found, user=request.user):
             hand_missing = True
         else:
             check = check_played_hand(found)

@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -35,8 +36,28 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
+def bad_request(request: HttpRequest, *, message: str) -> HttpResponse:
+    """The room's 400 page, saying what was wrong."""
+    return render(request, "400.html", {"message": message}, status=400)
+
+
+def _stake_or_refusal(request: HttpRequest) -> int | HttpResponse | None:
+    raw = request.GET.get("stake")
+    try:
+        return lobby.stake_filter(raw=raw)
+    except lobby.BadStake:
+        stakes = ", ".join(number_format(s, force_grouping=True) for s in STAKES)
+        return bad_request(
+            request,
+            message=_("“%(value)s” is not a stake. The stakes are %(stakes)s.")
+            % {"value": (raw or "")[:20], "stakes": stakes},
+        )
+
+
 def lobby_page(request: HttpRequest) -> HttpResponse:
-    stake = lobby.parse_stake(request.GET.get("stake"))
+    stake = _stake_or_refusal(request)
+    if isinstance(stake, HttpResponse):
+        return stake
     return render(
         request,
         "games/lobby.html",
@@ -52,7 +73,9 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
 
 def lobby_tables(request: HttpRequest) -> HttpResponse:
     """The table list alone: the fallback the lobby polls when its WebSocket is not connected."""
-    stake = lobby.parse_stake(request.GET.get("stake"))
+    stake = _stake_or_refusal(request)
+    if isinstance(stake, HttpResponse):
+        return stake
     return render(
         request, "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}
     )

@@ -1,19 +1,46 @@
-"""Command line: ``python -m games.engine score|replay|deck`` (HAND_FORMAT.md)."""
+"""Command line: ``python -m games.engine score|replay|deck`` (HAND_FORMAT.md).
+
+Whatever it is given, it answers with exit 0 and its output, or exit 2 and one line on standard
+error: never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import NoReturn
 
 from games.engine.cards import CardError, card_text
 from games.engine.handfile import HandFileError, replay
 from games.engine.scoring import score
 
+# An error line quotes what it was given; a 10 MB card must not make a 10 MB line.
+_MAX_ERROR_CHARS = 300
+
 
 def _fail(message: str) -> int:
-    print(f"error: {message}", file=sys.stderr)
+    line = " ".join(message.split())
+    if len(line) > _MAX_ERROR_CHARS:
+        line = line[: _MAX_ERROR_CHARS - 1] + "…"
+    _write(sys.stderr, f"error: {line}\n")
     return 2
+
+
+def _write(stream, text: str) -> None:
+    # Bytes, not the locale's encoding: a name with a lone surrogate (valid JSON) or a C locale
+    # must not turn an answer into a UnicodeEncodeError.
+    stream.flush()
+    stream.buffer.write(text.encode("utf-8", errors="backslashreplace"))
+    stream.buffer.flush()
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes are bad input too: exit 2 with one line, as for a bad hand file."""
+
+    def error(self, message: str) -> NoReturn:
+        _fail(f"{message} (see {self.prog} --help)")
+        sys.exit(2)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -24,25 +51,49 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_text(name: str) -> str:
+    raw = sys.stdin.buffer.read() if name == "-" else _read_file(name)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HandFileError(f"not UTF-8 text: byte {exc.start} is {raw[exc.start]:#04x}") from None
+
+
+def _read_file(name: str) -> bytes:
+    try:
+        with open(name, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise HandFileError(f"cannot read {name}: {exc.strerror}") from None
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
-    except OSError as exc:
-        return _fail(f"cannot read {args.file}: {exc.strerror}")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-    try:
+        text = _read_text(args.file)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise HandFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        except RecursionError:
+            raise HandFileError("not a hand file: JSON nested too deep") from None
+        except ValueError as exc:  # a number longer than Python reads (sys.get_int_max_str_digits)
+            raise HandFileError(f"not JSON that can be read: {exc}") from None
         result = replay(data)
+        output = _result_json(result)
     except HandFileError as exc:
         return _fail(str(exc))
-    print(json.dumps(result, indent=2, ensure_ascii=False))
+    except RecursionError:
+        # Deeply nested values inside a valid JSON file (a card that is a list of lists...).
+        return _fail("not a hand file: a value is nested too deep")
+    _write(sys.stdout, output + "\n")
     return 0
+
+
+def _result_json(result: dict) -> str:
+    try:
+        return json.dumps(result, indent=2, ensure_ascii=False)
+    except ValueError as exc:  # an integer too long to print
+        raise HandFileError(f"the result cannot be written: {exc}") from None
 
 
 def _cmd_deck(args: argparse.Namespace) -> int:
@@ -51,7 +102,7 @@ def _cmd_deck(args: argparse.Namespace) -> int:
     try:
         deck = shuffled_deck(
             server_seed=args.server_seed,
-            client_seeds=args.client_seed or [],
+            client_seeds=args.client_seeds,
             nonce=args.nonce,
             deal=args.deal,
         )
@@ -61,24 +112,71 @@ def _cmd_deck(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine", description="The Svara rules engine.")
-    sub = parser.add_subparsers(dest="command", required=True)
+_SEED_OPTION = "--client-seed"
+
+
+def _take_client_seeds(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split ``deck``'s client seeds off its other arguments, keeping their order.
+
+    A seed is any text, ``--`` or ``-x`` included, which argparse would read as an option (or,
+    on Python 3.11, drop): ``--client-seed VALUE`` takes the next argument whatever it is,
+    ``--client-seed=VALUE`` the rest of the word, and every argument after ``--`` is a seed.
+    """
+    seeds: list[str] = []
+    rest: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            seeds.extend(words)
+        elif word == _SEED_OPTION:
+            value = next(words, None)
+            if value is None:
+                rest.append(word)  # argparse says the value is missing
+            else:
+                seeds.append(value)
+        elif word.startswith(_SEED_OPTION + "="):
+            seeds.append(word[len(_SEED_OPTION) + 1 :])
+        else:
+            rest.append(word)
+    return rest, seeds
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m games.engine", description="The Svara rules engine.", allow_abbrev=False)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p_score = sub.add_parser("score", help="points of a three-card hand, e.g. score 7C 8C 8D")
     p_score.add_argument("cards", nargs="+")
     p_score.set_defaults(func=_cmd_score)
     p_replay = sub.add_parser("replay", help="play back a hand file (- for standard input)")
     p_replay.add_argument("file")
     p_replay.set_defaults(func=_cmd_replay)
-    p_deck = sub.add_parser("deck", help="the deck for a server seed, client seeds and nonce")
+    p_deck = sub.add_parser(
+        "deck",
+        help="the deck for a server seed, client seeds and nonce",
+        allow_abbrev=False,
+        epilog="A client seed may be any text: --client-seed=-x, --client-seed '', "
+        "or every seed after --, e.g. deck --server-seed HEX --nonce 7 -- ann -x ''.",
+    )
     p_deck.add_argument("--server-seed", required=True)
-    p_deck.add_argument("--client-seed", action="append")
+    p_deck.add_argument(
+        _SEED_OPTION, metavar="SEED", help="a client seed, in seat order; repeat it for each player"
+    )
     p_deck.add_argument("--nonce", type=int, required=True)
     p_deck.add_argument(
         "--deal", type=int, default=0, help="0 for the hand, 1 for the first svara replay, ..."
     )
     p_deck.set_defaults(func=_cmd_deck)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    seeds: list[str] = []
+    if argv[:1] == ["deck"]:
+        rest, seeds = _take_client_seeds(argv[1:])
+        argv = ["deck", *rest]
+    args = _parser().parse_args(argv)
+    args.client_seeds = seeds
     return args.func(args)
 
 

@@ -48,14 +48,18 @@ def card_symbol_text(card: Card) -> str:
 
 
 def parse_card(text: object) -> Card:
-    """Read ``10H``, ``TH``, ``10♥`` or ``7♣`` (any letter case); raise CardError otherwise."""
+    """Read ``10H``, ``TH``, ``10♥`` or ``7♣``; raise CardError otherwise.
+
+    Capitals only, as RULES.md §1 writes them (``7c`` is refused); a page where people type
+    cards may upper-case their text first.
+    """
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r} (cards are text such as 10H or 7C)")
     raw = text.strip()
     if len(raw) < 2:
         raise CardError(f"not a card: {text!r} (cards are a rank 7-10 J Q K A and a suit C D H S)")
-    rank_part, suit_part = raw[:-1].upper(), raw[-1]
-    suit_letter = _SYMBOL_TO_LETTER.get(suit_part, suit_part.upper())
+    rank_part, suit_part = raw[:-1], raw[-1]
+    suit_letter = _SYMBOL_TO_LETTER.get(suit_part, suit_part)
     if rank_part == "T":
         rank_part = "10"
     if rank_part not in RANKS or suit_letter not in SUITS:

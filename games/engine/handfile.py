@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.cards import CardError, card_text, parse_cards
-from games.engine.hand import DeckError, Hand, legal_json
-from games.engine.table_rules import can_be_dealt_in
+from games.engine.hand import AWAITING_DECK, DeckError, Hand, legal_json
+from games.engine.table_rules import MAX_SEATS, MIN_SEATS, can_be_dealt_in
 
 FORMAT = "svara-hand/1"
+MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # a hand has a table's seats, RULES.md §3
 
 
 class HandFileError(ValueError):
@@ -50,8 +51,10 @@ def load_hand_file(data: object) -> HandFile:
     if not isinstance(dark_play, bool):
         raise HandFileError("dark_play must be true or false")
     players = data.get("players")
-    if not isinstance(players, list) or len(players) < 2:
-        raise HandFileError("players must be a list of at least two players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise HandFileError(
+            f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players (a table's seats)"
+        )
     names: list[str] = []
     chips: list[int] = []
     for i, player in enumerate(players):
@@ -130,6 +133,11 @@ def replay(data: object) -> dict[str, Any]:
             hand.act(seat, verb, amount)
         except DeckError as exc:
             raise HandFileError(str(exc)) from None
+        if hand.phase == AWAITING_DECK:
+            # A file holds every deck it deals (HAND_FORMAT.md): one missing is a deck too short.
+            raise HandFileError(
+                f"action {index}: no deck for svara replay {hand.svaras + 1}: decks has {len(hand.decks)}"
+            )
     return hand_result(hand, refused=refused)
 
 

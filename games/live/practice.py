@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 
 from channels.db import database_sync_to_async
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services.computer import computer_account
 from games.engine.bots import LEVELS
 from games.engine.table_rules import chips_to_be_dealt_in
 from games.live import service
@@ -29,15 +29,8 @@ Refused = t.Refused
 
 
 def bot_user(*, level: str) -> User:
-    """The system user who plays the computer's seats of one level (cannot log in)."""
-    model = get_user_model()
-    user, created = model.objects.get_or_create(
-        username=f"computer-{level}", defaults={"first_name": LEVEL_NAMES[level], "is_active": False}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
+    """The computer's account that plays the seats of one level (cannot log in)."""
+    return computer_account(level=level, name=LEVEL_NAMES[level])
 
 
 def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:

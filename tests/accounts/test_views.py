@@ -175,12 +175,12 @@ def test_claims_are_post_only(client, signed_in):
 
 def test_refill_button(client, signed_in, staff):
     refused = client.post(reverse("claim_refill"), follow=True).content.decode()
-    assert "you have 1000" in refused
+    assert "you have 1,000" in refused
     wallet_adjust(user=signed_in, amount=-950, reason="test", staff_user=staff)
     granted = client.post(reverse("claim_refill"), follow=True).content.decode()
     assert "Refill: 950 chips added to your wallet." in granted
     again = client.post(reverse("claim_refill"), follow=True).content.decode()
-    assert "you have 1000" in again
+    assert "you have 1,000" in again
     assert wallet_balance(user=signed_in) == 1000
 
 

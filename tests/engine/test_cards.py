@@ -5,13 +5,25 @@ from games.engine.cards import DECK, CardError, card_symbol_text, card_text, par
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("10H", "10H"), ("TH", "10H"), ("10♥", "10H"), ("7♣", "7C"), ("qs", "QS"), ("AD", "AD"), (" 9♦ ", "9D")],
+    [
+        ("10H", "10H"),
+        ("TH", "10H"),
+        ("10♥", "10H"),
+        ("7♣", "7C"),
+        ("T♠", "10S"),
+        ("AD", "AD"),
+        (" 9♦ ", "9D"),
+    ],
 )
 def test_parses_every_accepted_notation_and_prints_the_canonical_one(text, expected):
     assert card_text(parse_card(text)) == expected
 
 
-@pytest.mark.parametrize("bad", ["", "1H", "6C", "11S", "10X", "H10", "AA", "ZZ", "10", 10, None, "7CC"])
+# RULES.md §1 writes cards in capitals: lower case is not a card (a page may upper-case what people type).
+@pytest.mark.parametrize(
+    "bad",
+    ["", "1H", "6C", "11S", "10X", "H10", "AA", "ZZ", "10", 10, None, "7CC", "qs", "7c", "tH", "Ts", "10♥♥"],
+)
 def test_rejects_anything_else_with_a_clear_message(bad):
     with pytest.raises(CardError, match="not a card"):
         parse_card(bad)

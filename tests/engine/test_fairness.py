@@ -612,6 +612,8 @@ def test_bad_stored_values_are_reported_not_raised() -> None:
 
 def test_stored_card_text_uses_the_card_parser() -> None:
     whole = deck(deal=0)
-    symbols = [card_text(c).replace("10", "T").lower() for c in whole[:9]]
+    symbols = [card_text(c).replace("10", "T") for c in whole[:9]]
     assert [parse_card(s) for s in symbols] == whole[:9]
     assert verify_hand(**stored_hand(decks=[symbols])) == []
+    lower = [s.lower() for s in symbols]
+    assert verify_hand(**stored_hand(decks=[lower]))[0].startswith("deck 1 (the first deal): not a card")

@@ -105,13 +105,17 @@ def test_join_window_shows_the_tied_showdown():
     assert result["legal"] == {"verbs": ["join", "skip"]}
     assert result["points"] == {"bob": 20, "cem": 20}
     assert result["svaras"] == 0 and result["pot"] == 70
-    # Join, but no deck for the replay: the hand waits; nobody can act.
+    # Join, but the file holds no deck for the replay: not a hand file (HAND_FORMAT.md has no
+    # state for a hand waiting on a deck), exit 2 with one line.
     data["actions"].append(["ann", "join"])
-    data["actions"].append(["bob", "fold"])
-    waiting = replay(data)
-    # The replay was not dealt (no deck), so it does not count as a svara replay yet.
-    assert waiting["finished"] is False and waiting["to_act"] is None and waiting["svaras"] == 0
-    assert waiting["refused"] == [{"index": 4, "reason": "nobody can act now"}]
+    with pytest.raises(HandFileError, match="action 3: no deck for svara replay 1"):
+        replay(data)
+    done = run_cli("replay", "-", stdin=json.dumps(data))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: action 3: no deck for svara replay 1: decks has 1\n"
+    # With the replay's deck the same file plays on.
+    data["decks"].append(["7C", "8C", "9C", "10C", "JC", "QC", "KC", "AC", "7D"])
+    assert replay(data)["svaras"] == 1
 
 
 def test_amounts_must_be_json_integers_and_extra_amounts_are_refused():
@@ -158,6 +162,10 @@ def test_amounts_must_be_json_integers_and_extra_amounts_are_refused():
         (lambda d: d.update(decks=[]), "at least one deck"),
         (lambda d: d["actions"].append("bob fold"), "action 6"),
         (lambda d: d.update(format="svara-hand/9"), "unknown format"),
+        # RULES.md: 2 to 6 seats, cards in capitals (the symbols and T are accepted: see below).
+        (lambda d: d["players"].extend({"name": f"p{i}", "chips": 500} for i in range(4)), "2 to 6 players"),
+        (lambda d: d["decks"][0].__setitem__(0, "7c"), "not a card: '7c'"),
+        (lambda d: d["decks"][0].__setitem__(2, "kd"), "not a card: 'kd'"),
     ],
 )
 def test_invalid_files_exit_2_with_one_line(change, message, tmp_path):
@@ -202,3 +210,88 @@ def test_cli_deck_prints_the_fair_deck_and_refuses_a_bad_seed():
     assert len(set(done.stdout.split())) == 32
     bad = run_cli("deck", "--server-seed", "zz", "--nonce", "1")
     assert bad.returncode == 2 and "64 hexadecimal digits" in bad.stderr
+
+
+def test_six_players_and_the_other_card_notations_are_accepted():
+    data = copy.deepcopy(EXAMPLE)
+    data["players"].extend({"name": f"p{i}", "chips": 500} for i in range(3))
+    data["decks"] = [("7♣ TH KD 8♠ 9S QC 10♦ JD 7D " + "AH AS AD 8H 8D 8C 9H 9D 9C").split()]
+    data["actions"] = []
+    assert replay(data)["to_act"] == "bob"
+
+
+def test_a_file_that_is_not_utf8_exits_2_with_one_line(tmp_path):
+    path = tmp_path / "hand.json"
+    path.write_bytes(b'{"stake": 10, "players": "\xff\xfe"}')
+    for done in (
+        run_cli_bytes("replay", str(path), stdin=b""),
+        run_cli_bytes("replay", "-", stdin=path.read_bytes()),
+    ):
+        assert (done.returncode, done.stdout) == (2, b"")
+        assert done.stderr == b"error: not UTF-8 text: byte 26 is 0xff\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        # Valid JSON, nested just below the decoder's limit, where a card is expected.
+        json.dumps({**EXAMPLE, "decks": [[json.loads("[" * 900 + "]" * 900)] + EXAMPLE["decks"][0]]}),
+    ],
+)
+def test_deep_nesting_exits_2_with_one_line(text):
+    done = run_cli("replay", "-", stdin=text)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("error: ")
+    assert "Traceback" not in done.stderr
+
+
+def test_a_number_longer_than_python_reads_exits_2():
+    done = run_cli("replay", "-", stdin='{"stake": ' + "9" * 5000 + "}")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("error: not JSON that can be read") and len(done.stderr.splitlines()) == 1
+
+
+def test_a_name_with_a_lone_surrogate_is_written_as_valid_json():
+    data = copy.deepcopy(EXAMPLE)
+    data["players"][0]["name"] = data["dealer"] = "ann\ud800"
+    data["actions"] = []
+    done = run_cli_bytes("replay", "-", stdin=json.dumps(data).encode())
+    assert done.returncode == 0, done.stderr
+    assert "ann\ud800" in json.loads(done.stdout)["chips"]
+
+
+@pytest.mark.parametrize(
+    "seed_args",
+    [
+        ["--client-seed=-x", "--client-seed", "--", "--client-seed="],
+        ["--client-seed", "-x", "--", "--", ""],
+        ["--", "-x", "--", ""],
+    ],
+)
+def test_deck_takes_any_client_seed_including_ones_that_look_like_options(seed_args):
+    from games.engine.cards import card_text
+    from games.engine.fairness import shuffled_deck
+
+    seed = "0f" * 32
+    done = run_cli("deck", "--server-seed", seed, "--nonce", "7", *seed_args)
+    assert done.returncode == 0, done.stderr
+    expected = shuffled_deck(server_seed=seed, client_seeds=["-x", "--", ""], nonce=7)
+    assert done.stdout.split() == [card_text(c) for c in expected]
+    # The order of the seeds is the order given, whichever form each takes.
+    other = shuffled_deck(server_seed=seed, client_seeds=["--", "-x", ""], nonce=7)
+    assert other != expected
+
+
+def test_usage_mistakes_exit_2_with_one_line():
+    for args in (["deck", "--nonce", "x"], ["deck", "--client-seed"], ["frobnicate"], [], ["replay"]):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stdout == "", args
+        assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("error: "), args
+
+
+def run_cli_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "games.engine", *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60
+    )

@@ -107,6 +107,11 @@ def test_picking_cards_in_the_grid_works_like_typing(client):
     picked = client.get("/rules/calculator/", {"card": ["7C", "8C", "8D"]}).content.decode()
     typed = client.get("/rules/calculator/", {"cards": "7C 8C 8D"}).content.decode()
     assert shown_odds(picked) == shown_odds(typed)
+    # People may type in lower case (the engine's parser reads capitals only, as RULES.md writes them).
+    lower = client.get("/rules/calculator/", {"cards": "7c t♣ 8d"}).content.decode()
+    assert shown_odds(lower) == shown_odds(
+        client.get("/rules/calculator/", {"cards": "7C 10C 8D"}).content.decode()
+    )
 
 
 @pytest.mark.django_db
