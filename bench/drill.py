@@ -22,7 +22,7 @@ made no progress for longer than twice the turn time after it, frames that showe
 of another's before its showdown, and tracebacks in any server's log.
 
     python -m bench.drill [--tables 20] [--seconds 120] [--fault-every 15] [--turn-seconds 8]
-                          [--faults kill-web,kill-worker,flush,flood]
+                          [--faults kill-web,kill-worker,flush,flood] [--min-hands N] [--max-seconds S]
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ STAKE = 10
 BUY_IN = 500
 FUNDS = 100_000  # each player's wallet: enough to buy in again all run long
 AMOUNT_RE = re.compile(r'name="amount" min="(\d+)"')
+OVER_RE = re.compile(r'data-phase="over" data-hand="(\d+)"')
 
 
 @dataclass
@@ -61,6 +62,7 @@ class TableState:
     id: int
     progress: list[float] = field(default_factory=list)  # when any of its players saw a new state
     seen: set[tuple[str, int]] = field(default_factory=set)
+    finished: set[int] = field(default_factory=set)  # hand numbers its players saw end
 
 
 @dataclass
@@ -180,6 +182,9 @@ class Player:
             if not version:
                 continue
             stamp = (version.group(2), int(version.group(1)))
+            over = OVER_RE.search(frame)
+            if over:
+                self.table.finished.add(int(over.group(1)))
             if stamp not in self.table.seen:
                 self.table.seen.add(stamp)
                 self.table.progress.append(time.monotonic())
@@ -291,7 +296,7 @@ class Drill:
         kinds = [k for k in self.args.faults.split(",") if k]
         next_fault = start + self.args.fault_every
         turn = 0
-        while time.monotonic() - start < self.args.seconds:
+        while not self.done(start):
             await asyncio.sleep(0.2)
             if kinds and time.monotonic() >= next_fault:
                 await self.fault(kinds[turn % len(kinds)])
@@ -303,6 +308,14 @@ class Drill:
             task.cancel()
         await asyncio.gather(*loop_tasks, return_exceptions=True)
         self.judge_stalls(end=time.monotonic())
+
+    def done(self, start: float) -> bool:
+        """After ``--seconds``, and once ``--min-hands`` were seen to end (at most ``--max-seconds``)."""
+        elapsed = time.monotonic() - start
+        hands = sum(len(t.finished) for t in self.tables)
+        return elapsed >= self.args.max_seconds or (
+            elapsed >= self.args.seconds and hands >= self.args.min_hands
+        )
 
     async def fault(self, kind: str) -> None:
         fault = Fault(kind=kind, at=time.monotonic())
@@ -473,6 +486,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument(
+        "--min-hands", type=int, default=0, help="play on past --seconds until this many hands ended"
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=0, help="the longest a run may take (default: --seconds x 4)"
+    )
     parser.add_argument("--fault-every", type=float, default=15)
     parser.add_argument("--turn-seconds", type=int, default=8)
     parser.add_argument("--faults", default=",".join(FAULTS))
@@ -487,6 +506,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> Report:
     args = parse_args(argv)
+    args.max_seconds = args.max_seconds or args.seconds * 4
     report = asyncio.run(drill(args))
     print_report(report)
     out = Path(args.out)
