@@ -38,6 +38,8 @@ test: install messages
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	DEBUG=true $(BIN)/lint-imports
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format .

@@ -264,7 +264,7 @@ def unseen_histogram(cards: Sequence[Card]) -> tuple[int, ...]:
     key = tuple(sorted(cards))
     if len(key) != 3 or len(set(key)) != 3:
         raise ValueError("a hand is exactly three different cards")
-    return _get_tables().unseen(key)  # type: ignore[arg-type]
+    return _get_tables().unseen(key)
 
 
 def exact_odds(cards: Sequence[Card]) -> Odds:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import compress, repeat
 from operator import add, ge
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeGuard
 
 from games.engine.cards import Card
 from games.engine.fairness import shuffled_deck
@@ -158,6 +158,39 @@ class Hand:
     # the seats whose players left the table, is state too but written only when there are any,
     # so the JSON of every hand without a leave is what it always was.
     __slots__ = (*_STATE, "left", "_cap_memo", "_rotation")
+
+    # The state's types (annotations only: with __slots__ they make no class attributes).
+    acted: list[bool]
+    actions: list[list[Any]]  # [seat, verb] or [seat, verb, amount]
+    bets: list[int]
+    cards: list[list[Card]]
+    chips: list[int]
+    dark_bets: int
+    dark_play: bool
+    dealer: int
+    decks: list[list[Card]]
+    first_dark: int | None
+    in_hand: list[bool]
+    join_fee: int
+    join_queue: list[int]
+    joined: list[int]
+    last_dark: int | None
+    names: list[str]
+    phase: str
+    points: dict[int, int]
+    pot: int
+    seeds: dict[str, Any] | None
+    showdowns: list[dict[str, list[Any]]]  # per showdown: str(seat) -> [points, cards]
+    stake: int
+    starting_chips: list[int]
+    svaras: int
+    target: int
+    tied: list[int]
+    to_act: int | None
+    winner: int | None
+    left: list[int]
+    _cap_memo: int | None
+    _rotation: tuple[int, ...]
 
     # ------------------------------------------------------------------ construction
 
@@ -325,7 +358,7 @@ class Hand:
                 return None if amount is None else ("no_amount", {"verb": "decline"})
             if amount is None:
                 return None
-            if not _is_int(amount):
+            if not is_whole_number(amount):
                 return "amount_not_whole", {}
             due = self.stake << self.dark_bets
             return None if amount == due else ("dark_amount", {"due": due, "amount": amount})
@@ -347,7 +380,7 @@ class Hand:
         # Raise.
         if amount is None:
             return "raise_amount_missing", {}
-        if not _is_int(amount):
+        if not is_whole_number(amount):
             return "raise_not_whole", {}
         low, cap = self.target + self.stake, self._cap()
         if low > cap:
@@ -377,7 +410,7 @@ class Hand:
                 cap = self._cap_memo
                 if cap is None:
                     cap = self._cap()
-                if self.target + self.stake <= amount <= cap:  # type: ignore[operator]
+                if self.target + self.stake <= amount <= cap:
                     move = Hand._raise
         if move is None:
             found = self.refusal_code(seat, verb, amount)
@@ -542,7 +575,7 @@ class Hand:
         if len(deck) < 3 * max(count, 2):
             _check_deck_length(deck, count)  # raises
         # Card i goes to the (i mod count)-th player from left of the dealer: a stride slice.
-        cards = list(map(list, repeat((), n)))  # n empty lists, made in C
+        cards: list[list[Card]] = list(map(list, repeat((), n)))  # n empty lists, made in C
         for k, seat in enumerate(order):
             cards[seat] = deck[k : 3 * count : count]
         self.cards = cards
@@ -764,7 +797,8 @@ def _legal_json(legal: Legal) -> dict[str, Any]:
     return out
 
 
-def _is_int(value: object) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
+    """An int that is not a bool: what an amount, a stake or a count of chips must be."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.cards import CardError, card_text, parse_cards
-from games.engine.hand import AWAITING_DECK, DeckError, Hand, legal_json
+from games.engine.hand import AWAITING_DECK, DeckError, Hand, is_whole_number, legal_json
 from games.engine.table_rules import MAX_SEATS, MIN_SEATS, can_be_dealt_in
 
 FORMAT = "svara-hand/1"
@@ -33,10 +33,6 @@ class HandFile:
     actions: list[list[Any]]  # [seat, verb] or [seat, verb, amount]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def load_hand_file(data: object) -> HandFile:
     """Check a decoded hand file and turn names and cards into seats and card ints."""
     if not isinstance(data, dict):
@@ -45,7 +41,7 @@ def load_hand_file(data: object) -> HandFile:
     if fmt != FORMAT:
         raise HandFileError(f"unknown format {fmt!r}: expected {FORMAT!r}")
     stake = data.get("stake")
-    if not _is_int(stake) or stake <= 0:
+    if not is_whole_number(stake) or stake <= 0:
         raise HandFileError("stake must be a positive whole number")
     dark_play = data.get("dark_play", True)
     if not isinstance(dark_play, bool):
@@ -60,7 +56,7 @@ def load_hand_file(data: object) -> HandFile:
     for i, player in enumerate(players):
         if not isinstance(player, dict) or not isinstance(player.get("name"), str) or not player["name"]:
             raise HandFileError(f"player {i} needs a name")
-        if not _is_int(player.get("chips")) or player["chips"] < 0:
+        if not is_whole_number(player.get("chips")) or player["chips"] < 0:
             raise HandFileError(f"player {player['name']!r} needs chips: a whole number, not negative")
         names.append(player["name"])
         chips.append(player["chips"])
