@@ -18,7 +18,16 @@ from markupsafe import Markup, escape
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live.table import Doc, ended_chips, entry, hand_of, position_of, render_entry, shown_name
+from games.live.table import (
+    JOIN_SECONDS,
+    Doc,
+    ended_chips,
+    entry,
+    hand_of,
+    position_of,
+    render_entry,
+    shown_name,
+)
 from games.rules_content import card_name
 from svara_site.jinja2 import active_words
 
@@ -130,6 +139,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
             "svaras": hand.svaras,
             "to_act": to_act_pos if pause is None else None,
             "join_fee": hand.join_fee or None,
+            # The length of this turn, for the clock on the seat to act (a svara's join is shorter).
+            "turn_seconds": JOIN_SECONDS if hand.phase == JOIN else doc["table"]["turn_seconds"],
             "svara_pause": _pause_view(doc, pause) if pause is not None else None,
         }
         legal = hand.legal()

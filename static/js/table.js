@@ -1,6 +1,7 @@
-// The table page's few lines of script: the turn countdown, the raise slider and quick buttons,
-// keyboard shortcuts, the connection status, and asking for the whole table after a version gap.
-// Everything else is htmx: the ws extension sends forms and swaps the regions the server renders.
+// The table page's few lines of script: the turn countdown and the clock on the seat to act, the
+// raise slider and quick buttons, keyboard shortcuts, the connection status, asking for the whole
+// table after a version gap, the turn alert while the tab is hidden, and the motion of cards and
+// chips. Everything else is htmx: the ws extension sends forms and swaps the regions the server renders.
 (function () {
   "use strict";
 
@@ -20,9 +21,21 @@
       if (out && out.textContent !== String(left)) out.textContent = String(left);
       if (el.classList.contains("turn-clock")) el.classList.toggle("urgent", left <= 5);
     });
+    // The seat's clock runs down by CSS alone (static/css/table.css); each new one is told once
+    // how much of its turn is left: the bar's width and the time it takes to empty.
+    document.querySelectorAll(".seat-clock[data-deadline]:not([style])").forEach(function (el) {
+      var serverNow = parseFloat(el.dataset.serverNow);
+      var skew = isNaN(serverNow) || Math.abs(serverNow - nowClient) <= 2 ? 0 : serverNow - nowClient;
+      var left = Math.max(0, parseFloat(el.dataset.deadline) - (nowClient + skew));
+      var total = parseFloat(el.dataset.seconds) || left || 1;
+      el.style.setProperty("--left", left.toFixed(2) + "s");
+      el.style.setProperty("--from", Math.min(1, left / total).toFixed(3));
+      el.style.setProperty("--urgent-in", Math.max(0, left - 5).toFixed(2) + "s");
+    });
   }
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:wsAfterMessage", tick);
 
   // ---- raise: the number field, the slider and the quick buttons show one amount.
   document.addEventListener("input", function (e) {
@@ -160,5 +173,206 @@
       seen.played = false;
     }
     if (changed) document.body.dispatchEvent(new Event("svara:wallet"));
+  });
+
+  // ---- the turn alert: when the player's turn comes while the tab is hidden, the title says so,
+  // a short beep sounds (unless switched off: remembered in localStorage) and, if the player
+  // allowed notifications, one pops up. Back in sight, the title is the page's again.
+  var SOUND_KEY = "svara.turnSound";
+  var pageTitle = document.title;
+  var myTurn = null;
+  var notice = null;
+  var audio = null;
+  function soundOn() {
+    try {
+      return window.localStorage.getItem(SOUND_KEY) !== "off";
+    } catch (err) {
+      return true;
+    }
+  }
+  function showSoundSwitch() {
+    var button = document.getElementById("sound-switch");
+    if (button) button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  }
+  function audioContext() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) audio = new Context();
+    return audio;
+  }
+  // Browsers let a page play sound only after the player has used it: the first click or key
+  // unlocks the beep for later, when the tab may be hidden.
+  function unlockAudio() {
+    if (!soundOn()) return;
+    var context = audioContext();
+    if (context && context.state === "suspended") context.resume();
+  }
+  document.addEventListener("pointerdown", unlockAudio, { passive: true });
+  document.addEventListener("keydown", unlockAudio);
+  function beep() {
+    if (!soundOn()) return false;
+    var context = audioContext();
+    if (!context) return false;
+    if (context.state === "suspended") context.resume();
+    var start = context.currentTime + 0.01;
+    var tone = context.createOscillator();
+    var gain = context.createGain();
+    tone.frequency.value = 880;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.25, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.3);
+    tone.connect(gain);
+    gain.connect(context.destination);
+    tone.start(start);
+    tone.stop(start + 0.32);
+    return true;
+  }
+  function notify(words) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return false;
+    try {
+      notice = new Notification(words.dataset.title, { body: words.dataset.body, tag: "svara-turn" });
+      notice.onclick = function () {
+        window.focus();
+        notice.close();
+      };
+      return true;
+    } catch (err) {
+      return false; // some browsers allow notifications only from a service worker
+    }
+  }
+  function turnCame() {
+    var words = document.getElementById("turn-alerts");
+    if (!words || document.visibilityState !== "hidden") return;
+    document.title = words.dataset.title + " · " + pageTitle;
+    var detail = { title: document.title, sound: beep(), notified: notify(words) };
+    document.dispatchEvent(new CustomEvent("svara:turn-alert", { detail: detail }));
+  }
+  function turnSeen() {
+    document.title = pageTitle;
+    if (notice) notice.close();
+    notice = null;
+  }
+  function followTurn() {
+    var now = !!document.querySelector("#table-actions .moves");
+    if (now && myTurn === false) turnCame();
+    if (!now) turnSeen();
+    myTurn = now;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    myTurn = !!document.querySelector("#table-actions .moves"); // the page's first paint: no alert
+    showSoundSwitch();
+    var notifySwitch = document.getElementById("notify-switch");
+    if (notifySwitch && "Notification" in window && Notification.permission === "default") {
+      notifySwitch.hidden = false;
+    }
+  });
+  document.addEventListener("htmx:wsAfterMessage", followTurn);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") turnSeen();
+  });
+  document.addEventListener("click", function (e) {
+    if (e.target.closest("#sound-switch")) {
+      try {
+        window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+      } catch (err) {
+        /* storage refused: the switch stays as it was */
+      }
+      showSoundSwitch();
+      unlockAudio();
+    } else if (e.target.closest("#notify-switch")) {
+      var button = e.target.closest("#notify-switch");
+      Notification.requestPermission().then(function () {
+        button.hidden = Notification.permission !== "default";
+      });
+    }
+  });
+
+  // ---- motion: the cards of a new deal come one at a time in dealing order, a bet's chips fly
+  // from the seat to the pot, the pot to the winner. Short, and none when the player asked for
+  // less motion. The server's regions stay as they are: this only animates what arrived.
+  var still = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+  var dealt = null; // "hand-deal" of the cards last dealt on screen
+  var before = null; // each seat's bet and box, and the pot's, before a frame is swapped in
+  function dealKey() {
+    var pot = document.getElementById("table-pot");
+    if (!pot || pot.dataset.phase === "svara" || !pot.dataset.hand) return null;
+    return pot.dataset.hand + "-" + pot.dataset.deal;
+  }
+  function animateDeal() {
+    var seats = [].slice.call(document.querySelectorAll("#table-seats .seat:not(.empty)"));
+    var dealer = document.querySelector("#table-seats .seat:has(.dealer)");
+    var n = document.querySelectorAll("#table-seats .seat").length || 1;
+    var from = dealer ? parseInt(dealer.dataset.position, 10) : 0;
+    var withCards = seats.filter(function (seat) {
+      return seat.querySelector(".seat-cards .card");
+    });
+    withCards.sort(function (a, b) {
+      return ((a.dataset.position - from - 1 + n) % n) - ((b.dataset.position - from - 1 + n) % n);
+    });
+    withCards.forEach(function (seat, order) {
+      seat.querySelectorAll(".seat-cards .card").forEach(function (card, round) {
+        card.style.animationDelay = (round * withCards.length + order) * 110 + "ms";
+        card.classList.add("deal");
+      });
+    });
+  }
+  function centre(rect) {
+    return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
+  }
+  function fly(from, to, count) {
+    for (var i = 0; i < count; i++) {
+      var chip = document.createElement("span");
+      chip.className = "chip-fly";
+      chip.setAttribute("aria-hidden", "true");
+      chip.style.left = from.x + "px";
+      chip.style.top = from.y + "px";
+      chip.style.transitionDelay = i * 60 + "ms";
+      document.body.appendChild(chip);
+      chip.getBoundingClientRect(); // start from here: the move below is a transition
+      chip.style.transform = "translate(" + (to.x - from.x) + "px, " + (to.y - from.y) + "px)";
+      chip.addEventListener("transitionend", chip.remove.bind(chip));
+      setTimeout(chip.remove.bind(chip), 1500);
+    }
+  }
+  function snapshot() {
+    var seats = {};
+    document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
+      seats[seat.dataset.position] = { bet: parseInt(seat.dataset.bet || "0", 10), box: seat.getBoundingClientRect() };
+    });
+    var pot = document.querySelector("#table-pot .pot-amount") || document.getElementById("table-pot");
+    var phase = document.getElementById("table-pot");
+    return { seats: seats, pot: pot ? pot.getBoundingClientRect() : null, phase: phase ? phase.dataset.phase : "" };
+  }
+  // The fair-deck badge stays open across the swaps while the player reads it.
+  var badgeOpen = false;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    before = still.matches ? null : snapshot();
+    badgeOpen = !!document.querySelector("#table-pot .fair-badge[open]");
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var badge = document.querySelector("#table-pot .fair-badge");
+    if (badge && badgeOpen) badge.open = true;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var key = dealKey();
+    var cards = document.querySelector("#table-seats .seat-cards .card");
+    if (key && cards && key !== dealt) {
+      if (dealt !== null && !still.matches) animateDeal();
+      dealt = key;
+    }
+    if (!before || !before.pot) return;
+    var pot = document.getElementById("table-pot");
+    var potBox = (document.querySelector("#table-pot .pot-amount") || pot).getBoundingClientRect();
+    document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
+      var was = before.seats[seat.dataset.position];
+      if (was && parseInt(seat.dataset.bet || "0", 10) > was.bet) fly(centre(was.box), centre(potBox), 3);
+    });
+    var winner = document.querySelector("#table-seats .seat.won");
+    if (winner && pot && pot.dataset.phase === "over" && before.phase !== "over") {
+      fly(centre(before.pot), centre(winner.getBoundingClientRect()), 5);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.querySelector("#table-seats .seat-cards .card")) dealt = dealKey();
+    else dealt = "";
   });
 })();

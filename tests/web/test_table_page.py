@@ -165,7 +165,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
         # The showdown: both hands face up with their points, the winner, the revealed seed.
         assert labels_in(text) == {label(c) for c in ["10H", "JS", "QH", "QS", "KH", "7S"]}
         assert text.count(" points</div>") == 2 and "wins" in text
-        assert "revealed seed" in text and final.doc["last"]["server_seed"] in text
+        assert "Revealed seed" in text and final.doc["last"]["server_seed"] in text
         assert "raises to 40" in text  # the hand's log
 
 
