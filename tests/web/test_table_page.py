@@ -61,6 +61,23 @@ def start_with(table, deck: list[str]) -> None:
     async_to_sync(service.start_next_hand)(table_id=table.pk)
 
 
+def keys_hint(text: str) -> str:
+    hint = re.search(r'<p class="keys"><small>(.*?)</small></p>', text)
+    assert hint, "no keys hint on the page"
+    return re.sub(r"\s+", " ", hint.group(1)).strip()
+
+
+def seat_html(text: str, name: str) -> str:
+    """The seat block holding ``name`` in the seats region."""
+    seats = text[text.index('id="table-seats"') : text.index('id="table-pot"')]
+    blocks = re.split(r'(?=<div class="seat )', seats)
+    return next(b for b in blocks if f'<span class="name">{name}</span>' in b)
+
+
+def seat_classes(seat: str) -> str:
+    return " " + re.match(r'<div class="([^"]*)"', seat).group(1) + " "
+
+
 def _all_cards() -> list[str]:
     return [r + s for s in "CDHS" for r in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 
@@ -135,6 +152,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     assert hand.phase == DARK
     text = page(client, actor, table)
     assert ">DARK 10<" in text and ">NO DARK<" in text and "verb-fold" not in text
+    assert keys_hint(text) == "Keys: d dark · n no dark"  # only the keys of this round
     other = page(client, next(u for u in users if u != actor), table)
     assert "verb-" not in other and "to act" in other
     assert re.search(r'class="countdown turn-clock" data-deadline="[\d.]+"', text)
@@ -144,6 +162,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     assert hand.phase == BETTING and hand.target == 0
     text = page(client, actor, table)
     assert ">PASS<" in text and "CALL" not in text  # nothing to call yet: FOLD reads PASS
+    assert keys_hint(text) == "Keys: f pass · r raise amount"
     # RAISE: a number field and a slider limited to the legal range, quick buttons x2 x5 x10 MAX.
     low, high = hand.legal().raise_range
     assert f'name="amount" min="{low}" max="{high}"' in text
@@ -156,6 +175,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     caller, hand = to_act(table, users)
     text = page(client, caller, table)
     assert ">FOLD<" in text and ">CALL 40<" in text
+    assert keys_hint(text) == "Keys: f fold · c call · r raise amount"
     act(table, caller, "call")
 
     final = state(table)
@@ -192,6 +212,12 @@ def test_a_svara_offers_join_with_its_fee_to_a_player_who_folded(client):
     text = page(client, cat, table)
     fee = hand.join_fee
     assert f">JOIN ({fee})<" in text and ">SKIP<" in text and f"Svara! Join for {fee}" in text
+    assert keys_hint(text) == "Keys: j join · s skip"
+    assert "to match" not in text  # a join has a fee; nothing is matched
+    # cat folded and is asked to join: her seat is the one to act, not "out of this hand" as well.
+    for viewer in (text, page(client, ann, table)):
+        seat = seat_html(viewer, cat.username)
+        assert "to act" in seat and "out of this hand" not in seat and " out" not in seat_classes(seat)
     # The tied hands were shown at the svara's showdown (cat also sees her own folded hand).
     assert text.count(" points</div>") == 3 and len(labels_in(text)) == 9
     watcher = page(client, make_player("dan"), table)  # the folded hand is never shown to others
