@@ -25,12 +25,13 @@ def betting_turn(page: Page, *, timeout: float = 60) -> None:
     """Play on (no dark bets) until it is this player's turn in a betting round, own cards dealt."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        moves = page.locator("#table-actions .moves")
         if page.locator("#table-actions .verb-decline").count():
             click_move(page, "decline")
-        elif moves.count() and page.locator("#table-actions .verb-fold").count():
-            if page.locator("#table-seats .seat.me .card:not(.back)").count() == 3:
-                return
+        elif (
+            page.locator("#table-actions .moves .verb-fold").count()
+            and page.locator("#table-seats .seat.me .card:not(.back)").count() == 3
+        ):
+            return
         page.wait_for_timeout(150)
     raise AssertionError("no betting turn came")
 

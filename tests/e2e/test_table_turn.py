@@ -54,7 +54,7 @@ def fit(page: Page) -> dict:
         """() => {
           const box = (e) => e.getBoundingClientRect();
           const cards = [...document.querySelectorAll("#table-seats .seat.me .card")].map(box);
-          const moves = [...document.querySelectorAll("#table-actions .moves button, #table-actions .moves input")]
+          const moves = [...document.querySelectorAll("#table-actions .moves :is(button, input)")]
             .filter((e) => e.type !== "hidden").map(box);
           return {
             height: innerHeight,
@@ -94,7 +94,7 @@ def test_on_a_phone_your_cards_and_your_moves_fit_one_screen(
             assert where["header"] <= 56, f"the header takes {where['header']} px at {size}"
             assert where["width"] <= size["width"], where
             # The cards above the moves, the moves on the screen: nothing to scroll on your turn.
-            assert 0 <= where["cards_top"] and where["cards_bottom"] <= where["moves_top"], (size, where)
+            assert where["cards_top"] >= 0 and where["cards_bottom"] <= where["moves_top"], (size, where)
             assert where["moves_bottom"] <= where["height"], (size, where)
             # The computer's name is whole, not cut to "Computer (ea…".
             name = page.locator("#table-seats .seat:not(.me) .seat-name")
