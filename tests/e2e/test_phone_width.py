@@ -1,22 +1,30 @@
 """Every page fits a phone's width in both languages: nothing makes the whole page scroll sideways
-(the rules' and the calculator's tables, the hand list and the profile once did)."""
+(the rules' and the calculator's tables, the hand list and the profile once did). Every state of a
+page the test can reach counts: the table in its dark round, on your turn with the fair-deck badge
+open, at a result; the fair page checking a stored hand (its 32 cards once ran 1,467 px wide on a
+phone, 1,537 px at 1,280); a hand's replay."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import LiveServer, sign_up_in
+from tests.e2e.practice_kit import WAIT_MS, betting_turn, click_move, start_practice
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 860}
 PUBLIC = ["/", "/lobby/", "/rules/", "/rules/faq/", "/fair/", "/rules/calculator/?cards=7C+AC+KC"]
 PUBLIC += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", "/no-such-page/"]
 SIGNED_IN = ["/practice/", "/profile/", "/hands/", "/accounts/password/change/", "/accounts/email/"]
 
 
-def _too_wide(page: Page) -> list[str]:
+def _too_wide(page: Page, width: int = PHONE["width"]) -> list[str]:
     """The page's overflow, with the outermost elements past the right edge to say where."""
     return page.evaluate(
         """(width) => document.documentElement.scrollWidth <= width ? [] :
@@ -24,8 +32,18 @@ def _too_wide(page: Page) -> list[str]:
                .filter(e => e.getBoundingClientRect().right > width + 1)
                .slice(0, 3)
                .map(e => `${e.tagName}.${e.className} to ${Math.round(e.getBoundingClientRect().right)}`)""",
-        PHONE["width"],
+        width,
     )
+
+
+def _too_wide_on_phones(page: Page) -> list[str]:
+    """This state of the page at both phone sizes (the page stays open: it is not loaded again)."""
+    wide = []
+    for size in (SMALL_PHONE, PHONE):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(100)
+        wide += [f"at {size['width']}: {where}" for where in _too_wide(page, size["width"])]
+    return wide
 
 
 @pytest.mark.parametrize("language", ["en", "bg"])
@@ -45,6 +63,41 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         for path in SIGNED_IN:
             page.goto(site_server.url + path)
             wide[path] = _too_wide(page)
+        page.goto(site_server.url + "/")
+        wide["/ (signed in)"] = _too_wide(page)
+
+        # The table against the computer: the dark round, a betting turn with the fair-deck badge
+        # open, the result of a folded hand.
+        table_id = start_practice(page, site_server.url)
+        expect(page.locator("#table-pot")).to_have_attribute("data-phase", "dark", timeout=WAIT_MS)
+        wide["table, dark round"] = _too_wide_on_phones(page)
+        betting_turn(page)
+        # The seed hash is off the felt: the fair-deck badge opens it, the nonce and the check's link.
+        assert not re.search(r"[0-9a-f]{64}", page.locator("#table-pot").inner_text())
+        page.locator("#table-pot .fair-badge summary").click()
+        panel = page.locator("#table-pot .fair-panel")
+        expect(panel).to_be_visible()
+        assert re.search(r"[0-9a-f]{64}", panel.inner_text())
+        expect(panel.get_by_role("link")).to_have_attribute("href", f"/fair/?hand={table_id}-1#stored")
+        wide["table, your turn, fair-deck badge open"] = _too_wide_on_phones(page)
+        click_move(page, "fold")
+        expect(page.locator("#table-pot .result")).to_be_visible(timeout=WAIT_MS)
+        wide["table, result"] = _too_wide_on_phones(page)
+
+        # The fair page checking that stored hand, on a phone and at 1,280.
+        page.goto(f"{site_server.url}/fair/?hand={table_id}-1#stored")
+        expect(page.locator(".rc-hand-check .rc-compare .rc-hand .rc-card")).not_to_have_count(0)
+        expect(page.locator(".rc-hand-check code:empty")).to_have_count(0)  # "Client seeds: , ·" once
+        wide["/fair/ with a stored hand"] = _too_wide_on_phones(page)
+        page.set_viewport_size(DESKTOP)
+        wide["/fair/ with a stored hand at 1,280"] = _too_wide(page, DESKTOP["width"])
+        page.set_viewport_size(PHONE)
+
+        # The hand's replay, from My hands.
+        page.goto(site_server.url + "/hands/")
+        page.get_by_role("link", name="Replay" if language == "en" else "Преглед").first.click()
+        expect(page.locator(".hh-replay")).to_be_visible()
+        wide["a hand's replay"] = _too_wide_on_phones(page)
         assert {path: where for path, where in wide.items() if where} == {}
     finally:
         context.close()
