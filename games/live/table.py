@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, Hand, IllegalAction
+from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
 from svara_site.jinja2 import chips
 
@@ -76,17 +76,25 @@ _DIGITS = re.compile(r"[0-9]{1,12}")
 ACTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
-# The table log's line for each move (verbs are checked against VERBS first).
+# The table log's line for each move (verbs are checked against VERBS first); the amount is what
+# the move put in (a raise: the bet it raised to).
 MOVE_LINES = {
     "raise": gettext_noop("%(name)s raises to %(amount)s"),
-    "dark": gettext_noop("%(name)s bets dark"),
+    "dark": gettext_noop("%(name)s bets %(amount)s dark"),
     "decline": gettext_noop("%(name)s does not bet dark"),
     "fold": gettext_noop("%(name)s folds"),
     "pass": gettext_noop("%(name)s passes"),
-    "call": gettext_noop("%(name)s calls"),
-    "join": gettext_noop("%(name)s joins the svara"),
+    "call": gettext_noop("%(name)s calls %(amount)s"),
+    "join": gettext_noop("%(name)s joins the svara for %(amount)s"),
     "skip": gettext_noop("%(name)s does not join"),
 }
+# Lines of documents written before the amounts were logged: still worded where they are read.
+FORMER_MOVE_LINES = (
+    gettext_noop("%(name)s bets dark"),
+    gettext_noop("%(name)s calls"),
+    gettext_noop("%(name)s joins the svara"),
+)
+PAID_MOVES = frozenset({"dark", "call", "join"})
 
 
 class Refused(ValueError):
@@ -441,19 +449,37 @@ def apply_move(
     hand = hand_of(doc)
     assert hand is not None
     seat_index = doc["hand"]["positions"].index(pos)
+    chips_before, target_before = hand.chips[seat_index], hand.target
     try:
         hand.act(seat_index, verb, amount if verb in ("raise", "dark") else _no_amount(verb, amount))
     except IllegalAction as exc:
         raise Refused(engine_refusal(exc)) from None
     seat = doc["seats"][pos]
     seat["timeouts"] = 0
-    if verb == "raise":
-        _log(doc, MOVE_LINES[verb], name=seat["name"], amount=amount)
-    else:
+    if verb == "fold" and target_before == 0:
+        verb = "pass"  # nothing to call: folding is passing, as the button says
+    paid = chips_before - hand.chips[seat_index]
+    shown = amount if verb == "raise" else paid if verb in PAID_MOVES else None
+    if shown is None:
         _log(doc, MOVE_LINES[verb], name=seat["name"])
+    else:
+        _log(doc, MOVE_LINES[verb], name=seat["name"], amount=shown)
+    _note_move(doc, pos, verb=verb, amount=shown)
     _remember(doc, action_id)
     _after_change(doc, hand, now=now)
     return doc
+
+
+def _note_move(doc: Doc, pos: int, *, verb: str, amount: int | None) -> None:
+    """The seat's last move of this round, shown on the seat until the next round begins."""
+    moves = doc["hand"].setdefault("moves", {})
+    moves[str(pos)] = [verb, amount] if amount is not None else [verb]
+
+
+def _timeout_move(hand: Hand) -> str:
+    """What the clock (or leaving) does for the seat to act: no dark bet, pass or fold, no join."""
+    verb = TIMEOUT_MEANS[hand.phase]
+    return "pass" if verb == "fold" and hand.target == 0 else verb
 
 
 def _no_amount(verb: str, amount: int | None) -> None:
@@ -468,6 +494,7 @@ def apply_timeout(doc: Doc, *, now: float) -> Doc:
     if hand is None or hand.to_act is None:
         return doc
     pos = doc["hand"]["positions"][hand.to_act]
+    _note_move(doc, pos, verb=_timeout_move(hand), amount=None)
     hand.act(hand.to_act, "timeout")
     seat = doc["seats"][pos]
     if seat is not None:
@@ -492,8 +519,11 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
         if seat is None or not (seat["leaving"] or seat["away"]):
             break
+        _note_move(doc, doc["hand"]["positions"][hand.to_act], verb=_timeout_move(hand), amount=None)
         hand.act(hand.to_act, "timeout")
     before = doc["hand"]["state"]
+    if (hand.phase, hand.svaras) != (before.get("phase"), before.get("svaras", 0)):
+        doc["hand"]["moves"] = {}  # a new round: the seats' last moves were the last round's
     _log_svara(doc, before=before, hand=hand)
     if hand.svaras > before.get("svaras", 0):
         _pause_for_svara(doc, hand, now=now)
@@ -633,6 +663,9 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "pot": hand.pot,
         "points": shown,
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
+        # Every hand dealt, and who folded: each player's view takes only their own (views.py).
+        "dealt": {str(positions[s]): list(cards) for s, cards in enumerate(hand.cards) if cards},
+        "folded": [positions[s] for s, still_in in enumerate(hand.in_hand) if not still_in],
     }
     winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
     _log(
@@ -720,6 +753,7 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     if hand is not None and pos in doc["hand"]["positions"]:
         index = doc["hand"]["positions"].index(pos)
         if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
+            _note_move(doc, pos, verb="fold", amount=None)
             hand.act(index, LEAVE)
             _log(doc, gettext_noop("%(name)s folds"), name=seat["name"])
         _after_change(doc, hand, now=now)

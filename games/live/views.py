@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
+from games.engine.scoring import score_cards
 from games.engine.table_rules import chips_to_be_dealt_in
 from games.live.table import (
     JOIN_SECONDS,
@@ -75,6 +76,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     # An ended hand's seats take its result only when it is settled (the worker's next tick, or
     # later under load); until then they showed the chips each had before the hand.
     final = ended_chips(doc) if hand is None else {}
+    moves = info.get("moves", {}) if hand and pause is None else {}
     seats = []
     for pos, seat in enumerate(doc["seats"]):
         if seat is None:
@@ -92,6 +94,11 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 points = engine["own_points"]
         elif hand is None and last and str(pos) in last["cards"]:
             cards, points = last["cards"][str(pos)], last["points"][str(pos)]
+        elif hand is None and last and pos == my_pos and str(pos) in last.get("dealt", {}):
+            # Your own hand at the result, shown or not (folded, or won without a showdown).
+            cards = last["dealt"][str(pos)]
+            points = score_cards(cards)
+        move = moves.get(str(pos))
         seats.append(
             {
                 "position": pos,
@@ -110,6 +117,15 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "sitting_out": seat["sitting_out"],
                 "leaving": seat["leaving"],
                 "won": hand is None and last is not None and last["winner"] == pos,
+                # This round's last move: [verb] or [verb, amount] (games/live/table.py, _note_move).
+                "last_move": {"verb": move[0], "amount": move[1] if len(move) > 1 else None}
+                if move
+                else None,
+                "folded": (
+                    (player is not None and player["has_cards"] and not player["in_hand"])
+                    if hand is not None
+                    else bool(last and pos in last.get("folded", ()))
+                ),
             }
         )
     view: dict[str, Any] = {

@@ -333,10 +333,14 @@
       setTimeout(chip.remove.bind(chip), 1500);
     }
   }
+  function betOf(seat) {
+    var bet = seat.querySelector(".seat-bet");
+    return bet ? parseInt(bet.dataset.bet, 10) || 0 : 0;
+  }
   function snapshot() {
     var seats = {};
     document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
-      seats[seat.dataset.position] = { bet: parseInt(seat.dataset.bet || "0", 10), box: seat.getBoundingClientRect() };
+      seats[seat.dataset.position] = { bet: betOf(seat), box: seat.getBoundingClientRect() };
     });
     var pot = document.querySelector("#table-pot .pot-amount") || document.getElementById("table-pot");
     var phase = document.getElementById("table-pot");
@@ -364,7 +368,7 @@
     var potBox = (document.querySelector("#table-pot .pot-amount") || pot).getBoundingClientRect();
     document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
       var was = before.seats[seat.dataset.position];
-      if (was && parseInt(seat.dataset.bet || "0", 10) > was.bet) fly(centre(was.box), centre(potBox), 3);
+      if (was && betOf(seat) > was.bet) fly(centre(was.box), centre(potBox), 3);
     });
     var winner = document.querySelector("#table-seats .seat.won");
     if (winner && pot && pot.dataset.phase === "over" && before.phase !== "over") {

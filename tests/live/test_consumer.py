@@ -59,11 +59,11 @@ async def test_a_hand_where_every_frame_hides_the_other_players_cards():
     await actor.act("raise", 20)
     await other.until(lambda f: "verb-call" in f)
     await other.act("call")
-    await a.until(lambda f: "revealed seed" in f)
-    await b.until(lambda f: "revealed seed" in f)
+    await a.until(lambda f: "Revealed seed" in f)
+    await b.until(lambda f: "Revealed seed" in f)
     for name, viewer in viewers.items():
         # Every frame up to the showdown hid the other's cards; the showdown frame shows both.
-        showdown_at = next(i for i, f in enumerate(viewer.frames) if "revealed seed" in f)
+        showdown_at = next(i for i, f in enumerate(viewer.frames) if "Revealed seed" in f)
         for frame in viewer.frames[:showdown_at]:
             assert_hidden(frame, hidden=hidden, viewer=name)
         every = {label(c) for cards in hidden.values() for c in cards}

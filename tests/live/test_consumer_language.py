@@ -163,9 +163,9 @@ async def test_a_bulgarian_and_an_english_player_at_one_table_each_get_their_own
     other = waiting
     await other.drain()
     await other.act("call")
-    await a.until(lambda f: "разкрит сийд" in f and "спечели" in f)
-    await b.until(lambda f: "revealed seed" in f and " won " in f)
-    await c.until(lambda f: "разкрит сийд" in f)
+    await a.until(lambda f: "Разкрит сийд" in f and "спечели" in f)
+    await b.until(lambda f: "Revealed seed" in f and " won " in f)
+    await c.until(lambda f: "Разкрит сийд" in f)
     assert "Разкрит сийд:" in a.last and "Seed revealed:" in b.last
     for viewer in (a, b, c):
         await viewer.comm.disconnect()
@@ -242,7 +242,9 @@ async def test_the_stored_log_and_notice_read_in_english_exactly_as_their_englis
     with translation.override("bg"):
         bulgarian = build_view(doc, user_id=None, version=state.version)["log"]
     assert "ann сяда с 500 чипа" in bulgarian and "ann почива" in bulgarian
-    assert any("залага на тъмно" in line for line in bulgarian)
+    # A move's line carries what it put in.
+    assert any(line.endswith("bets 10 dark") for line in english)
+    assert any(line.endswith("залага 10 на тъмно") for line in bulgarian)
     assert not set(bulgarian) & set(english)
     # The whole document stays plain JSON (the store and the channel layer carry it).
     import json

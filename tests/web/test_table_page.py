@@ -74,6 +74,11 @@ def seat_html(text: str, name: str) -> str:
     return next(b for b in blocks if f'<span class="name">{name}</span>' in b)
 
 
+def last_move(seat: str) -> str | None:
+    found = re.search(r'<div class="seat-move[^"]*">(.*?)</div>', seat)
+    return found.group(1) if found else None
+
+
 def seat_classes(seat: str) -> str:
     return " " + re.match(r'<div class="([^"]*)"', seat).group(1) + " "
 
@@ -175,6 +180,9 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     caller, hand = to_act(table, users)
     text = page(client, caller, table)
     assert ">FOLD<" in text and ">CALL 40<" in text
+    # The raiser's seat shows the move with its amount; the dark round's "no dark" went with it.
+    assert last_move(seat_html(text, actor.username)) == "raise to 40"
+    assert last_move(seat_html(text, caller.username)) is None
     assert keys_hint(text) == "Keys: f fold · c call · r raise amount"
     act(table, caller, "call")
 
@@ -186,7 +194,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
         assert labels_in(text) == {label(c) for c in ["10H", "JS", "QH", "QS", "KH", "7S"]}
         assert text.count(" points</div>") == 2 and "wins" in text
         assert "Revealed seed" in text and final.doc["last"]["server_seed"] in text
-        assert "raises to 40" in text  # the hand's log
+        assert "raises to 40" in text and "calls 40" in text  # the hand's log, with the amounts
 
 
 def test_a_svara_offers_join_with_its_fee_to_a_player_who_folded(client):
@@ -236,3 +244,32 @@ def test_the_connection_status_words_come_in_the_players_language(client):
     page = client.get(f"/table/{table.pk}/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
     assert 'data-lost="връзката прекъсна, свързване отново…"' in page
     assert 'data-connected="свързан"' in page
+
+
+def test_your_own_cards_stay_at_the_result_of_a_hand_you_folded_and_nobody_elses(client):
+    ann, bob, cat = make_player("ann"), make_player("bob"), make_player("cat")
+    table = make_table()
+    sit(ann, table, 0)
+    sit(bob, table, 1)
+    start_with(table, ["10H", "JS", "QH", "QS", "KH", "7S"])
+    users = (ann, bob)
+    actor, hand = to_act(table, users)
+    act(table, actor, "dark")  # the dark bet's seat says it, with the amount; so does the log
+    other = next(u for u in users if u != actor)
+    text = page(client, other, table)
+    assert last_move(seat_html(text, actor.username)) == "dark 10" and "bets 10 dark" in text
+    act(table, other, "decline")
+    folder, hand = to_act(table, users)
+    dealt = {u: labels_in(seat_html(page(client, u, table), u.username)) for u in users}
+    assert all(len(cards) == 3 for cards in dealt.values())
+    act(table, folder, "fold")
+    winner = next(u for u in users if u != folder)
+    assert state(table).doc["hand"] is None
+    mine = page(client, folder, table)
+    seat = seat_html(mine, folder.username)
+    # Your own hand, dimmed, with its points; the winner's hand was not shown down: not to you.
+    assert labels_in(seat) == dealt[folder] and " folded" in seat_classes(seat) and " points</div>" in seat
+    assert labels_in(mine) == dealt[folder]
+    theirs = page(client, winner, table)
+    assert labels_in(theirs) == dealt[winner]  # the winner keeps their own, never the folder's
+    assert not labels_in(page(client, cat, table))  # a spectator sees no hand that was not shown
