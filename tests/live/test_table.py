@@ -121,3 +121,31 @@ def test_chip_counts_in_a_line_are_grouped_as_the_language_writes_them() -> None
     with translation.override("bg"):
         assert "50\xa0000" in t.render_entry(line)
     assert t.render_entry(line, translate=False) == "ann sits down with 50000"  # as stored
+
+
+def test_a_moves_line_and_its_seat_carry_what_it_put_in_whoever_wins() -> None:
+    """A raise to 20 and the call of 20 that ends the hand: the call's line says 20 whether the
+    caller wins the pot or not (its chips after the hand hold the pot), and the seats keep each
+    player's last move of the round until the round ends."""
+    winners = set()
+    for n in range(16):
+        doc = _doc_in_play_seeded(f"{n:064x}")
+        raiser = doc["hand"]["players"][t.hand_of(doc).to_act]
+        doc = t.apply_move(doc, user_id=raiser, verb="raise", amount=20, now=2.0, action_id="a1")
+        raiser_pos = t.position_of(doc, raiser)
+        assert doc["hand"]["moves"] == {str(raiser_pos): ["raise", 20]}
+        doc = t.apply_move(doc, user_id=3 - raiser, verb="call", amount=None, now=3.0, action_id="a2")
+        lines = t.log_text(doc)
+        caller = doc["seats"][t.position_of(doc, 3 - raiser)]["name"]
+        assert f"{caller} calls 20" in lines, lines
+        if doc["hand"] is None:  # else a tie: a svara
+            winners.add(doc["last"]["winner"] == t.position_of(doc, 3 - raiser))
+    assert winners == {True, False}  # the caller won some of the hands and lost others
+
+
+def _doc_in_play_seeded(seed: str) -> t.Doc:
+    fresh = t.new_table_doc(
+        table=_doc_in_play()["table"],
+        seats=[t.seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
+    )
+    return t.start_hand(fresh, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00", server_seed=seed)
