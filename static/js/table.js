@@ -22,12 +22,13 @@
       if (el.classList.contains("turn-clock")) el.classList.toggle("urgent", left <= 5);
     });
     // The seat's clock runs down by CSS alone (static/css/table.css); each new one is told once
-    // how much of its turn is left: the bar's width and the time it takes to empty.
-    document.querySelectorAll(".seat-clock[data-deadline]:not([style])").forEach(function (el) {
-      var serverNow = parseFloat(el.dataset.serverNow);
-      var skew = isNaN(serverNow) || Math.abs(serverNow - nowClient) <= 2 ? 0 : serverNow - nowClient;
-      var left = Math.max(0, parseFloat(el.dataset.deadline) - (nowClient + skew));
-      var total = parseFloat(el.dataset.seconds) || left || 1;
+    // how much of the turn is left (the pot's countdown has the deadline and the turn's length):
+    // the bar's width and the time it takes to empty.
+    var turn = document.querySelector("#table-pot .turn-clock[data-deadline]");
+    document.querySelectorAll(".seat-clock:not([style])").forEach(function (el) {
+      if (!turn || !skews.has(turn)) return;
+      var left = Math.max(0, parseFloat(turn.dataset.deadline) - (nowClient + skews.get(turn)));
+      var total = parseFloat(turn.dataset.seconds) || left || 1;
       el.style.setProperty("--left", left.toFixed(2) + "s");
       el.style.setProperty("--from", Math.min(1, left / total).toFixed(3));
       el.style.setProperty("--urgent-in", Math.max(0, left - 5).toFixed(2) + "s");

@@ -62,9 +62,11 @@ def start_with(table, deck: list[str]) -> None:
 
 
 def keys_hint(text: str) -> str:
+    """The hint as it reads: each key a span, set apart by the stylesheet's " · "."""
     hint = re.search(r'<p class="keys"><small>(.*?)</small></p>', text)
     assert hint, "no keys hint on the page"
-    return re.sub(r"\s+", " ", hint.group(1)).strip()
+    lead = re.sub(r"\s+", " ", hint.group(1).split("<span>", 1)[0]).strip()
+    return " ".join([lead, " · ".join(re.findall(r"<span>(.*?)</span>", hint.group(1)))])
 
 
 def seat_html(text: str, name: str) -> str:
@@ -193,6 +195,8 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
         # The showdown: both hands face up with their points, the winner, the revealed seed.
         assert labels_in(text) == {label(c) for c in ["10H", "JS", "QH", "QS", "KH", "7S"]}
         assert text.count(" points</div>") == 2 and "wins" in text
+        # The result names the winning hand's points: hearts 10+Q+K, 30 against the spades' 27.
+        assert '<span class="win-points">30 points</span>' in text
         assert "Revealed seed" in text and final.doc["last"]["server_seed"] in text
         assert "raises to 40" in text and "calls 40" in text  # the hand's log, with the amounts
 
