@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS, Hand, IllegalAction, Legal
+from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
 from svara_site.jinja2 import chips
 
@@ -94,7 +94,6 @@ FORMER_MOVE_LINES = (
     gettext_noop("%(name)s calls"),
     gettext_noop("%(name)s joins the svara"),
 )
-PAID_MOVES = frozenset({"dark", "call", "join"})
 
 
 class Refused(ValueError):
@@ -450,17 +449,25 @@ def apply_move(
     assert hand is not None
     seat_index = doc["hand"]["positions"].index(pos)
     # What the move puts in, read before it is made: the chips after may already hold the pot.
-    legal = hand.legal() if verb in PAID_MOVES else None
-    target_before = hand.target
+    target_before, bet_before, fee = hand.target, hand.bets[seat_index], hand.join_fee
+    chips_before = hand.chips[seat_index]
     try:
         hand.act(seat_index, verb, amount if verb in ("raise", "dark") else _no_amount(verb, amount))
     except IllegalAction as exc:
         raise Refused(engine_refusal(exc)) from None
     seat = doc["seats"][pos]
     seat["timeouts"] = 0
-    if verb == "fold" and target_before == 0:
+    shown: int | None = None
+    if verb == "raise":
+        shown = amount
+    elif verb == "call":
+        shown = target_before - bet_before
+    elif verb == "join":
+        shown = fee
+    elif verb == "dark":  # a dark bet never ends the hand: the chips after are the chips before less it
+        shown = chips_before - hand.chips[seat_index]
+    elif verb == "fold" and target_before == 0:
         verb = "pass"  # nothing to call: folding is passing, as the button says
-    shown = amount if verb == "raise" else _paid(legal, verb) if legal is not None else None
     if shown is None:
         _log(doc, MOVE_LINES[verb], name=seat["name"])
     else:
@@ -469,11 +476,6 @@ def apply_move(
     _remember(doc, action_id)
     _after_change(doc, hand, now=now)
     return doc
-
-
-def _paid(legal: Legal, verb: str) -> int | None:
-    """The chips a dark bet, a call or a join puts in, as the move's legal range said."""
-    return {"dark": legal.dark_amount, "call": legal.to_call, "join": legal.join_fee}[verb]
 
 
 def _note_move(doc: Doc, pos: int, *, verb: str, amount: int | None) -> None:

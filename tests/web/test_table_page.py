@@ -234,6 +234,8 @@ def test_a_svara_offers_join_with_its_fee_to_a_player_who_folded(client):
     assert text.count(" points</div>") == 3 and len(labels_in(text)) == 9
     watcher = page(client, make_player("dan"), table)  # the folded hand is never shown to others
     assert "verb-" not in watcher and len(labels_in(watcher)) == 6 and watcher.count(" points</div>") == 2
+    act(table, cat, "join")
+    assert f"cat joins the svara for {fee}" in page(client, ann, table)  # the log says what it cost
 
 
 @pytest.mark.django_db(transaction=True)
