@@ -17,7 +17,6 @@ import functools
 import json
 import logging
 import secrets
-import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -35,7 +34,7 @@ from games import socket_limits
 from games.dispatch import DirectDispatch
 from games.engine.hand import PLAYER_VERBS
 from games.engine.table_rules import buy_in_range
-from games.live import announced, ejection, practice, service
+from games.live import announced, ejection, practice, process, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
@@ -132,7 +131,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
-        service.ensure_clock()
+        runtime.ensure_clock()
         await self.send_table()
 
     async def disconnect(self, code: int) -> None:
@@ -302,7 +301,7 @@ def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeStr
                 "action_id": secrets.token_hex(8),
                 "buy_in": buy_in_range(stake),
                 "keys": MOVE_KEYS,
-                "server_now": int(time.time()),
+                "server_now": int(process.now()),
                 "fair_deck_url": _fair_deck_url(),
             }
         )

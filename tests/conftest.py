@@ -83,9 +83,9 @@ async def _stopped_turn_clocks() -> AsyncIterator[None]:
     or the database would be flushed under a running transaction."""
     yield
     from games.consumers import drain_commands
-    from games.live import service
+    from games.live import runtime
 
-    await service.stop_clocks()
+    await runtime.stop_clocks()
     await drain_commands()
 
 

@@ -393,6 +393,13 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
 
 
+def close_practice_table(*, table_id: int) -> None:
+    """A practice table closed: its seats go (practice chips are not money, nothing is cashed out)."""
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
+        Seat.objects.filter(table_id=table_id).delete()
+
+
 def tables_in_play() -> list[int]:
     """Open tables the store should hold: a hand in play, or at least two seats not sitting out
     (their next hand is due). Two indexed queries, whatever the number of tables."""

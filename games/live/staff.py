@@ -8,7 +8,6 @@ the ledger. A refusal raises ``Refused`` with a message for the staff member and
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +25,7 @@ from accounts.services.staff_log import (
     check_token,
     record_staff_action,
 )
-from games.live import records, service
+from games.live import process, records, service
 from games.live import table as t
 from games.live.store import Versioned, get_state_store
 from games.models import Seat, Table, TableEvent
@@ -83,7 +82,7 @@ async def table_close(*, table_id: int, staff_user: User, reason: str, token: st
     def close(current: Versioned) -> t.Doc:
         # Worded for each player in their language; the reason is staff's own words.
         notice = t.entry(gettext_noop("The table was closed by staff: %(reason)s"), reason=reason)
-        doc = t.cancel_hand(current.doc, notice=notice, now=time.time())
+        doc = t.cancel_hand(current.doc, notice=notice, now=process.now())
         doc["table"]["status"] = Table.Status.CLOSED
         doc["timer"] = None
         return doc

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.live import service, testing
+from games.live import runtime, service, testing
 from games.live import table as t
 from games.live.store import get_state_store
 from games.live.table import log_text
@@ -47,7 +47,7 @@ async def test_after_the_pause_the_replay_is_dealt_and_timed() -> None:
     table, ann, bob, state = await _tie_heads_up()
     due = await get_state_store().claim_due(now=state.doc["timer"]["at"] + 0.01)
     assert [d.table_id for d in due] == [str(table.pk)]
-    await service.handle_due(due[0])
+    await runtime.handle_due(due[0])
     after = await service.load_table_state(table.pk)
     assert not t.in_svara_pause(after.doc) and after.doc["timer"]["kind"] == "turn"
     view = build_view(after.doc, user_id=ann.pk, version=after.version)
