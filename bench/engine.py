@@ -45,7 +45,7 @@ def bench_score(seconds: float) -> Rate:
 
 
 def play_random_hand(*, players: int, nonce: int, seed: str, rng: random.Random) -> Hand:
-    # As the site deals (games/live/table.py): the engine shuffles each deal's deck from the seeds.
+    # As the site deals (games/live/transitions.py): the engine shuffles each deal's deck from the seeds.
     hand = Hand.start(
         stake=10,
         names=NAMES[players],

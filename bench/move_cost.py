@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from games.live.document import new_table_doc, seat_entry
+
 RESULTS = Path(__file__).resolve().parent / "results"
 STAGES = ("command", "views", "render", "hand")
 
@@ -59,10 +61,9 @@ def _setup(redis_url: str, prefix: str) -> None:
 
 
 def _new_doc(table_id: int) -> dict[str, Any]:
-    from games.live import table as t
 
     seats = [
-        t.seat_entry(user_id=table_id * 10 + i, name=f"bench{table_id}p{i}", chips=100_000) for i in range(2)
+        seat_entry(user_id=table_id * 10 + i, name=f"bench{table_id}p{i}", chips=100_000) for i in range(2)
     ]
     settings = {
         "id": table_id,
@@ -75,7 +76,7 @@ def _new_doc(table_id: int) -> dict[str, Any]:
         "private": False,
         "practice": False,
     }
-    doc = t.new_table_doc(table=settings, seats=seats)
+    doc = new_table_doc(table=settings, seats=seats)
     doc["epoch"] = secrets.token_hex(4)
     return doc
 
@@ -107,7 +108,7 @@ class Clock:
 
 async def _next_hand(table_id: int, clock: Clock, number: int) -> None:
     from games.live import service
-    from games.live import table as t
+    from games.live import transitions as t
 
     clock.start("hand")
     now = time.time()
@@ -127,7 +128,7 @@ async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[i
     from games.consumers import render_regions
     from games.live import service
     from games.live.store import get_state_store
-    from games.live.table import end_svara_pause
+    from games.live.transitions import end_svara_pause
     from games.live.views import build_view
 
     store = get_state_store()

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy
 from games.engine.cards import Card
 from games.engine.hand import BETTING, FINISHED, JOIN
 from games.engine.handfile import HandFileError, load_hand_file, start_hand
-from games.live.table import shown_name
+from games.live.entries import shown_name
 from games.models import STAKES, HandPlayer, PlayedHand
 from games.rules_content import CardFace, card_face
 
@@ -162,7 +162,7 @@ def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) 
 def seat_in_record(*, record: object, rows: list[HandPlayer], row: HandPlayer) -> int | None:
     """A player's index in the hand file's player list.
 
-    The table deals in the seats in ascending position (games.live.table.ready_positions), so the
+    The table deals in the seats in ascending position (games.live.transitions.ready_positions), so the
     rank of the row's position is the index; the name must agree, else the stored hand and its rows
     disagree and the viewer gets the spectator's view (showing less, never more).
     """

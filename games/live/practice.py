@@ -14,16 +14,16 @@ from accounts.services.computer import computer_account
 from games.engine.bots import LEVELS
 from games.engine.table_rules import chips_to_be_dealt_in
 from games.live import process, service
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import Doc, Refused, position_of
+from games.live.entries import COMPUTER_NAMES
 from games.live.store import Versioned, get_state_store
 from games.models import Seat, Table
 
 PRACTICE_STAKE = 10
 PRACTICE_CHIPS = 500
 PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
-LEVEL_NAMES = t.COMPUTER_NAMES
-
-Refused = t.Refused
+LEVEL_NAMES = COMPUTER_NAMES
 
 
 def bot_user(*, level: str) -> User:
@@ -78,7 +78,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
     """Both sides back to 500 practice chips, once one side cannot play another hand."""
     state = await service.load_table_state(table_id)
     doc = state.doc
-    if not doc["table"].get("practice") or t.position_of(doc, user.pk) is None:
+    if not doc["table"].get("practice") or position_of(doc, user.pk) is None:
         raise Refused(_("this is not your practice table"))
     if doc["hand"] or doc["ended"]:
         raise Refused(_("finish the hand in play first"))
@@ -87,7 +87,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
         raise Refused(_("both sides can still play: a new game starts when one is out of chips"))
     await database_sync_to_async(_reset_chips)(table_id=table_id)
 
-    def reset(current: Versioned) -> t.Doc:
+    def reset(current: Versioned) -> Doc:
         new = current.doc
         for seat in new["seats"]:
             if seat:

@@ -36,7 +36,8 @@ from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
 from games.engine.table_rules import can_be_dealt_in
 from games.live import events
-from games.live.table import Refused, ready_positions, seat_entry
+from games.live.document import Refused, seat_entry
+from games.live.transitions import ready_positions
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 
 

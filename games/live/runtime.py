@@ -15,8 +15,9 @@ import asyncio
 import logging
 
 from games.live import events, process, records, service
-from games.live import table as t
+from games.live import transitions as t
 from games.live.clock import TurnClock
+from games.live.document import Doc
 from games.live.practice import close_idle_practice_tables
 from games.live.store import DueDeadline, Versioned, get_state_store
 
@@ -34,7 +35,7 @@ async def handle_due(due: DueDeadline) -> None:
     kind = (current.doc.get("timer") or {}).get("kind")
     if kind == "turn":
 
-        def change(state: Versioned) -> t.Doc | None:
+        def change(state: Versioned) -> Doc | None:
             if not due.matches(state):
                 return None
             return t.apply_timeout(state.doc, now=process.now())
@@ -44,7 +45,7 @@ async def handle_due(due: DueDeadline) -> None:
         await service.in_db(events.record_timeouts)(table_id=table_id, before=current.doc, after=after.doc)
     elif kind == "bot":
 
-        def bot_moves(state: Versioned) -> t.Doc | None:
+        def bot_moves(state: Versioned) -> Doc | None:
             if not due.matches(state):
                 return None
             return t.apply_bot_move(state.doc, now=process.now())
@@ -52,7 +53,7 @@ async def handle_due(due: DueDeadline) -> None:
         await service.update_table(table_id, bot_moves)
     elif kind == "svara":
 
-        def deal_the_replay(state: Versioned) -> t.Doc | None:
+        def deal_the_replay(state: Versioned) -> Doc | None:
             if not due.matches(state):
                 return None
             return t.end_svara_pause(state.doc, now=process.now())

@@ -1,7 +1,7 @@
 """The table service: every command that changes a table in play goes through here.
 
 Each command is: check and write the database where chips or seats change (records.py, through
-the ledger), then change the table document with a pure function of table.py inside the store's
+the ledger), then change the table document with a pure function of transitions.py inside the store's
 compare-and-set (``retry_update``), then tell the table's channel group the new version. The group
 message is only a hint ("table N is at version V"); each consumer reads the state and renders
 its own viewer's view, so a dropped message costs nothing but a moment.
@@ -25,7 +25,9 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
 from games.live import announced, events, process, records
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of
+from games.live.entries import entry, set_notice
 from games.live.store import (
     Deadline,
     StateStore,
@@ -37,8 +39,6 @@ from games.live.store import (
 )
 
 log = logging.getLogger(__name__)
-
-Refused = t.Refused
 
 
 LOBBY_GROUP = "lobby"
@@ -68,7 +68,7 @@ def _key(table_id: int) -> str:
     return str(table_id)
 
 
-def _settle_due_now(doc: t.Doc, *, now: float) -> None:
+def _settle_due_now(doc: Doc, *, now: float) -> None:
     """A hand ended where it is not settled: its settle deadline, the safety net of a settlement
     made at once (SHOWDOWN_PAUSE away), is due now, for the worker to take on its next tick."""
     timer = doc.get("timer")
@@ -76,7 +76,7 @@ def _settle_due_now(doc: t.Doc, *, now: float) -> None:
         doc["timer"] = {**timer, "at": now}
 
 
-def _deadline(doc: t.Doc) -> Deadline | None:
+def _deadline(doc: Doc) -> Deadline | None:
     timer = doc.get("timer")
     return Deadline(at=float(timer["at"])) if timer else None
 
@@ -92,7 +92,7 @@ async def _broadcast(table_id: int, state: Versioned) -> None:
 
 async def update_table(
     table_id: int,
-    change: Callable[[Versioned], t.Doc | None],
+    change: Callable[[Versioned], Doc | None],
     store: StateStore | None = None,
     *,
     settle_ended: bool = True,
@@ -106,7 +106,7 @@ async def update_table(
     elsewhere = process.clock_runs_elsewhere()
     wrote = False  # whether the last decision of ``change`` wrote: an unchanged table is not announced
 
-    def fn(current: Versioned) -> tuple[t.Doc, Deadline | None] | None:
+    def fn(current: Versioned) -> tuple[Doc, Deadline | None] | None:
         nonlocal wrote
         doc = change(current)
         wrote = doc is not None
@@ -165,17 +165,17 @@ async def load_table_state(table_id: int) -> Versioned:
     return state
 
 
-def _rebuild_doc(table_id: int) -> tuple[t.Doc, int]:
+def _rebuild_doc(table_id: int) -> tuple[Doc, int]:
     """The table as the database has it, and the number of the last hand numbered then."""
     table = records.load_table(table_id)
     open_hands = records.open_hand_numbers(table_id=table_id, numbered_up_to=table.hands_started)
-    doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
+    doc = new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
     doc["epoch"] = secrets.token_hex(4)
     doc["touched"] = process.now()
     if open_hands:
-        t.set_notice(
+        set_notice(
             doc,
-            t.entry(
+            entry(
                 gettext_noop(
                     "The hand in play was cancelled (the table was restarted); every seat has its chips back."
                 )
@@ -203,13 +203,13 @@ async def table_sit(*, user: User, table_id: int, position: object, buy_in: obje
 
 async def table_leave(*, user: User, table_id: int) -> Versioned:
     state = await load_table_state(table_id)
-    pos = t.position_of(state.doc, user.pk)
+    pos = position_of(state.doc, user.pk)
     if pos is None:
         raise Refused(_("you are not seated at this table"))
     if state.doc["table"].get("practice"):
         await close_practice_table(table_id=table_id)  # a practice table ends when its player leaves
         return state
-    if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
+    if in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         # Folded now or at their turn; cashed out when the hand is settled.
         return await update_table(
             table_id, lambda s: t.mark_leaving(s.doc, user_id=user.pk, now=process.now())
@@ -228,17 +228,17 @@ async def close_practice_table(*, table_id: int) -> None:
     await get_state_store().delete(_key(table_id))
 
 
-def _in_ended_hand(doc: t.Doc, user_id: int) -> bool:
+def _in_ended_hand(doc: Doc, user_id: int) -> bool:
     return bool(doc.get("ended")) and user_id in doc["ended"]["players"]
 
 
 async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versioned:
     amount = _whole(amount, "amount")
     state = await load_table_state(table_id)
-    pos = t.position_of(state.doc, user.pk)
+    pos = position_of(state.doc, user.pk)
     if pos is None:
         raise Refused(_("you are not seated at this table"))
-    if t.in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
+    if in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         raise Refused(_("chips can be added between hands"))
     chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
     return await update_table(
@@ -304,7 +304,7 @@ async def table_act(
     parsed = t.parse_amount(amount)
     # No read first: update_table reads the state anyway and rebuilds a table the store lost.
 
-    def change(current: Versioned) -> t.Doc | None:
+    def change(current: Versioned) -> Doc | None:
         if epoch is not None and epoch != current.doc.get("epoch"):
             raise Refused(_("the table was restarted since you acted; here it is as it is now"))
         if not t.check_command(
@@ -341,7 +341,7 @@ async def settle(*, table_id: int, current: Versioned | None = None) -> Versione
         )
     number = ended["number"]
 
-    def change(current: Versioned) -> t.Doc | None:
+    def change(current: Versioned) -> Doc | None:
         if not current.doc.get("ended") or current.doc["ended"]["number"] != number:
             return None
         return t.mark_settled(current.doc, now=process.now(), left=leavers)
@@ -380,7 +380,7 @@ async def deal_numbered_hand(
     for. If the store lost the table meanwhile, the rebuild cancelled that hand and may show its
     seed: it is never dealt into the new table, whose next hand gets a number and seed of its own."""
 
-    def change(current: Versioned) -> t.Doc | None:
+    def change(current: Versioned) -> Doc | None:
         if current.doc["hand"] or current.doc["ended"] or current.doc.get("epoch") != epoch:
             return None
         return t.start_hand(

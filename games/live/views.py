@@ -8,19 +8,23 @@ last hand. Templates get only this dict, so nothing can be hidden with CSS by mi
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 from django.utils import translation
+from django.utils.translation import gettext as _
 from markupsafe import Markup, escape
 
 from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live.table import Doc, ended_chips, entry, hand_of, position_of, render_entry, shown_name
+from games.live.document import Doc, hand_of, position_of
+from games.live.entries import entry, shown_name, word_entry
+from games.live.transitions import ended_chips
 from games.rules_content import card_name
-from svara_site.jinja2 import active_words
+from svara_site.jinja2 import active_words, chips
 
 # (language, card) -> the card's view: a card's words never change, and naming one asks the
 # catalogue a dozen times (games/rules_content.py). Shared, so read-only for the templates.
@@ -48,6 +52,14 @@ def _card_view(card: int) -> dict[str, Any]:
         # As players name the card, in the viewer's language: "seven of clubs", "седмица спатия".
         "label": card_name(card),
     }
+
+
+def render_entry(item: Any, *, gettext: Callable[[str], str] | None = None) -> str:
+    """An entry in the active language, chip counts grouped as the regions write them (1,000; 1 000).
+
+    ``gettext`` may be the active language's own (a catalogue's bound method), which a caller
+    wording a whole log passes to skip Django's lookup of the active language for every line."""
+    return word_entry(item, gettext=gettext or _, number=chips)
 
 
 def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]:

@@ -7,15 +7,16 @@ import re
 from django.utils import translation
 
 from games.consumers import render_regions
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import Doc, hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
 
 
-def _high_stakes_doc() -> t.Doc:
+def _high_stakes_doc() -> Doc:
     table = {"id": 7, "name": "oak", "stake": 1000, "seat_count": 3, "dark_play": False, "turn_seconds": 30}
-    doc = t.new_table_doc(
+    doc = new_table_doc(
         table=table | {"status": "open", "private": False, "practice": False},
-        seats=[t.seat_entry(user_id=uid, name=name, chips=50_000) for uid, name in ((1, "ann"), (2, "bob"))]
+        seats=[seat_entry(user_id=uid, name=name, chips=50_000) for uid, name in ((1, "ann"), (2, "bob"))]
         + [None],
     )
     return t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
@@ -25,7 +26,7 @@ def test_chip_counts_are_grouped_in_the_text_and_plain_in_the_forms() -> None:
     doc = _high_stakes_doc()
     for language, sep in (("en", ","), ("bg", "\xa0")):
         with translation.override(language):
-            to_act = doc["hand"]["players"][t.hand_of(doc).to_act]
+            to_act = doc["hand"]["players"][hand_of(doc).to_act]
             html = render_regions(view=build_view(doc, user_id=to_act, version=3))
             watching = render_regions(view=build_view(doc, user_id=99, version=3))
         chips = re.findall(r'<span class="amount">([^<]*)</span>', html)
@@ -39,13 +40,13 @@ def test_chip_counts_are_grouped_in_the_text_and_plain_in_the_forms() -> None:
         assert "50000" not in re.sub(r'(value|min|max|step)="\d+"', "", html)  # no plain count left
 
 
-def _practice_doc_out_of_chips() -> t.Doc:
+def _practice_doc_out_of_chips() -> Doc:
     table = {"id": 9, "name": "practice", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
-    return t.new_table_doc(
+    return new_table_doc(
         table=table | {"status": "open", "private": True, "practice": True},
         seats=[
-            t.seat_entry(user_id=1, name="ann", chips=5, sitting_out=True),
-            t.seat_entry(user_id=2, name="Computer (hard)", chips=995, bot="hard"),
+            seat_entry(user_id=1, name="ann", chips=5, sitting_out=True),
+            seat_entry(user_id=2, name="Computer (hard)", chips=995, bot="hard"),
         ],
     )
 
@@ -59,7 +60,7 @@ def test_a_practice_table_out_of_chips_offers_a_new_game_and_nothing_it_would_re
 
 def test_a_player_leaving_mid_hand_is_told_so_and_offered_no_leave() -> None:
     doc = _high_stakes_doc()
-    to_act = doc["hand"]["players"][t.hand_of(doc).to_act]
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
     other = 3 - to_act
     doc = t.mark_leaving(doc, user_id=other, now=2.0)
     html = render_regions(view=build_view(doc, user_id=other, version=5))

@@ -14,7 +14,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
 from games.live import service
-from games.live import table as t
+from games.live.document import copy_doc
+from games.live.entries import set_notice
 from tests.live.tablekit import connect, make_player, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,8 +56,8 @@ async def test_a_table_update_reaches_its_sockets_while_the_database_thread_is_b
     started = time.monotonic()
 
     def say_hello(state):
-        doc = t.copy_doc(state.doc)
-        t.set_notice(doc, "hello from the staff")
+        doc = copy_doc(state.doc)
+        set_notice(doc, "hello from the staff")
         return doc
 
     await service.update_table(table.pk, say_hello)

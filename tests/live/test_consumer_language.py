@@ -22,8 +22,9 @@ from games.consumers import language_from_scope
 from games.engine.cards import parse_card
 from games.engine.hand import REFUSALS, IllegalAction
 from games.live import service, testing
-from games.live.table import ENGINE_REFUSALS, engine_refusal, entry, log_text, notice_text, render_entry
-from games.live.views import build_view, card_view
+from games.live.entries import entry, log_text, notice_text
+from games.live.transitions import ENGINE_REFUSALS, engine_refusal
+from games.live.views import build_view, card_view, render_entry
 from svara_site.asgi import application
 from tests.live.tablekit import Viewer, make_player, make_table, session_cookie
 from tests.staff_roles import superuser
@@ -223,7 +224,7 @@ async def test_the_stored_log_and_notice_read_in_english_exactly_as_their_englis
     await service.table_sit(user=bob, table_id=table.pk, position=1, buy_in=300)
     await testing.stack_decks(table_id=table.pk, decks=[DECK])
     state = await service.start_next_hand(table_id=table.pk)
-    from games.live.table import hand_of
+    from games.live.document import hand_of
 
     hand = hand_of(state.doc)
     acting = state.doc["seats"][state.doc["hand"]["positions"][hand.to_act]]["user_id"]

@@ -11,8 +11,8 @@ from accounts.services import seat_balance, wallet_balance
 from games.engine.handfile import replay
 from games.live import process, runtime, service, testing
 from games.live.clock import TurnClock
+from games.live.entries import log_text, notice_text
 from games.live.store import get_state_store
-from games.live.table import log_text, notice_text
 from games.models import HandPlayer, PlayedHand, Seat
 from tests.live.tablekit import make_player, make_table
 

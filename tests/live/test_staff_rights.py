@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from accounts.models import LedgerAccount, StaffAction
 from games.live import service, staff
-from games.live.table import log_text, notice_text
+from games.live.entries import log_text, notice_text
 from games.models import Seat, Table, TableEvent
 from tests.live.tablekit import connect, make_player, make_table
 from tests.staff_pages import confirm, list_action, messages_of
@@ -272,7 +272,7 @@ async def test_a_removed_player_and_the_table_are_told_why():
 def test_the_removal_notice_is_worded_in_bulgarian(three_seated):
     from django.utils import translation
 
-    from games.live.table import render_entry
+    from games.live.views import render_entry
 
     table, players = three_seated
     async_to_sync(staff.seat_remove)(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from games.live import runtime, service, testing
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import Refused
+from games.live.entries import log_text
 from games.live.store import get_state_store
-from games.live.table import log_text
 from games.live.views import build_view
 from tests.live.test_service_hands import act, deck, seated_table, to_act
 
@@ -39,7 +40,7 @@ async def test_a_tie_nobody_can_join_shows_the_tied_hands_before_the_replay() ->
         assert shown == {"ann": (30, 3), "bob": (30, 3)}
         assert view["hand"]["svara_pause"]["points"] == 30
         assert view["actions"] is None
-    with pytest.raises(t.Refused, match="replay is dealt in a moment"):
+    with pytest.raises(Refused, match="replay is dealt in a moment"):
         await act(table, ann if state.doc["hand"]["players"][0] == ann.pk else bob, "fold")
 
 

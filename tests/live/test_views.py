@@ -8,22 +8,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from games.live import table as t
+from games.live import transitions as t
 from games.live import views
+from games.live.document import copy_doc, hand_of, new_table_doc, seat_entry
+from games.live.entries import entry
 
 
 def doc_with_log(log: list) -> dict:
-    doc = t.new_table_doc(
+    doc = new_table_doc(
         table={"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
         | {"status": "open", "private": False, "practice": False},
-        seats=[t.seat_entry(user_id=1, name="ann", chips=500), None],
+        seats=[seat_entry(user_id=1, name="ann", chips=500), None],
     )
     doc["log"] = log
     return doc
 
 
 def test_log_lines_are_worded_per_language_and_remembered_only_within_it(monkeypatch):
-    raise_line = t.entry("%(name)s raises to %(amount)s", name="ann", amount=40)
+    raise_line = entry("%(name)s raises to %(amount)s", name="ann", amount=40)
     doc = doc_with_log([raise_line, "a staff note, <shown> as written", raise_line])
 
     english = views.build_view(doc, user_id=1, version=1)["log"]
@@ -34,13 +36,13 @@ def test_log_lines_are_worded_per_language_and_remembered_only_within_it(monkeyp
     assert english == again == ["ann raises to 40", "a staff note, <shown> as written", "ann raises to 40"]
     assert bulgarian[0] == bulgarian[2] != english[0] and bulgarian[1] == english[1]
     # Another amount is another line, not the remembered one.
-    doc["log"] = [t.entry("%(name)s raises to %(amount)s", name="ann", amount=80)]
+    doc["log"] = [entry("%(name)s raises to %(amount)s", name="ann", amount=80)]
     assert views.build_view(doc, user_id=1, version=2)["log"] == ["ann raises to 80"]
 
 
 def test_the_memory_of_worded_lines_is_bounded(monkeypatch):
     monkeypatch.setattr(views, "LINES_KEPT", 3)
-    log = [t.entry("%(name)s folds", name=f"p{i}") for i in range(5)]
+    log = [entry("%(name)s folds", name=f"p{i}") for i in range(5)]
     english = views.active_words()
 
     for _ in range(2):
@@ -50,13 +52,13 @@ def test_the_memory_of_worded_lines_is_bounded(monkeypatch):
 
 
 def test_viewers_of_one_document_share_its_worded_log_per_language(monkeypatch):
-    doc = doc_with_log([t.entry("%(name)s folds", name="ann"), t.entry("%(name)s calls", name="bob")])
+    doc = doc_with_log([entry("%(name)s folds", name="ann"), entry("%(name)s calls", name="bob")])
     ann = views.build_view(doc, user_id=1, version=3)["log"]
     spectator = views.build_view(doc, user_id=None, version=3)["log"]
     with translation.override("bg"):
         bulgarian = views.build_view(doc, user_id=None, version=3)["log"]
-    changed = t.copy_doc(doc)
-    changed["log"] = [*changed["log"], t.entry("%(name)s folds", name="bob")]
+    changed = copy_doc(doc)
+    changed["log"] = [*changed["log"], entry("%(name)s folds", name="bob")]
 
     assert ann is spectator  # worded once for both
     assert bulgarian is not ann and bulgarian != ann
@@ -71,13 +73,13 @@ def _worded(doc: dict) -> views.WordedLog:
 
 
 def test_a_log_that_moved_on_is_worded_from_the_last_one_and_equals_wording_it_whole():
-    lines = [t.entry("%(name)s raises to %(amount)s", name="<ann>", amount=n) for n in range(40)]
+    lines = [entry("%(name)s raises to %(amount)s", name="<ann>", amount=n) for n in range(40)]
     doc = doc_with_log(lines)
     first = _worded(doc)
-    moved = doc_with_log([*lines[2:], t.entry("%(name)s folds", name="bo & co"), "a <b>staff</b> note"])
+    moved = doc_with_log([*lines[2:], entry("%(name)s folds", name="bo & co"), "a <b>staff</b> note"])
     followed = _worded(moved)
     views._WORDED.clear()
-    whole = _worded(t.copy_doc(moved))
+    whole = _worded(copy_doc(moved))
 
     assert followed.lines == whole.lines and followed.items == whole.items
     assert followed.lines[-2:] == ["bo & co folds", "a <b>staff</b> note"]
@@ -87,8 +89,8 @@ def test_a_log_that_moved_on_is_worded_from_the_last_one_and_equals_wording_it_w
 
 
 entries = st.one_of(
-    st.builds(lambda n: t.entry("%(name)s folds", name=n), st.sampled_from(["ann", "<bob>", "c&d"])),
-    st.builds(lambda a: t.entry("%(name)s raises to %(amount)s", name="ann", amount=a), st.integers(0, 9)),
+    st.builds(lambda n: entry("%(name)s folds", name=n), st.sampled_from(["ann", "<bob>", "c&d"])),
+    st.builds(lambda a: entry("%(name)s raises to %(amount)s", name="ann", amount=a), st.integers(0, 9)),
     st.sampled_from(["a <b>staff</b> note", "plain"]),
 )
 
@@ -109,7 +111,7 @@ def test_a_log_worded_from_the_last_one_equals_the_log_worded_whole(first, steps
             # As another process decodes each document: equal entries, none of them the same object.
             log = orjson.loads(orjson.dumps(log[dropped:] + added))
             worded = views.worded_log(doc_with_log(log))
-            expected = [t.render_entry(item) for item in log]
+            expected = [views.render_entry(item) for item in log]
             assert worded.lines == expected
             assert str(worded.html) == "".join(f"<li>{escape(line)}</li>" for line in expected)
 
@@ -127,8 +129,8 @@ def test_an_ended_hand_shows_the_chips_it_ended_with_before_it_is_settled(data, 
     """From the last move until the settlement lands (the worker's next tick, or later under
     load) the seats showed what each had before the hand; they show its result at once."""
     table = {"id": 1, "name": "t", "stake": 10, "seat_count": 4, "dark_play": dark, "turn_seconds": 30}
-    seats = [t.seat_entry(user_id=n + 1, name=f"p{n}", chips=500) for n in range(players)]
-    doc = t.new_table_doc(
+    seats = [seat_entry(user_id=n + 1, name=f"p{n}", chips=500) for n in range(players)]
+    doc = new_table_doc(
         table=table | {"status": "open", "private": False, "practice": False},
         seats=seats + [None] * (4 - players),
     )
@@ -139,7 +141,7 @@ def test_an_ended_hand_shows_the_chips_it_ended_with_before_it_is_settled(data, 
         if t.in_svara_pause(doc):  # a tie: its timer deals the replay
             doc = t.end_svara_pause(doc, now=2.0 + step)
             continue
-        hand = t.hand_of(doc)
+        hand = hand_of(doc)
         legal = hand.legal()
         verb = data.draw(st.sampled_from(legal.verbs))
         amount = data.draw(st.integers(*legal.raise_range)) if verb == "raise" else None

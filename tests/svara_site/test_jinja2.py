@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.consumers import MOVE_KEYS
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
 from svara_site import jinja2 as site_jinja2
 from svara_site.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
@@ -52,12 +53,12 @@ REGIONS = "games/table/_regions.html"
 def played_states(seed: int) -> list[tuple[dict, int]]:
     """Every state of a few heads-up hands with random legal moves: (document, version)."""
     rng = random.Random(seed)
-    doc = t.new_table_doc(
+    doc = new_table_doc(
         table={"id": 1, "name": "t", "stake": 10, "seat_count": 3, "dark_play": True, "turn_seconds": 30}
         | {"status": "open", "private": False, "practice": False},
         seats=[
-            t.seat_entry(user_id=1, name="<ann>", chips=500),
-            t.seat_entry(user_id=2, name="bo & co", chips=500),
+            seat_entry(user_id=1, name="<ann>", chips=500),
+            seat_entry(user_id=2, name="bo & co", chips=500),
             None,
         ],
     )
@@ -76,7 +77,7 @@ def played_states(seed: int) -> list[tuple[dict, int]]:
                 doc = t.end_svara_pause(doc, now=0.0)
                 states.append((doc, version := version + 1))
                 continue
-            hand = t.hand_of(doc)
+            hand = hand_of(doc)
             legal = hand.legal()
             verb = rng.choice(legal.verbs)
             amount = (

@@ -15,7 +15,8 @@ from games import rules_content as rc
 from games.consumers import render_regions
 from games.engine.cards import card_text
 from games.engine.fairness import shuffled_deck
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
 from games.models import PlayedHand, Table
 from tests.web.test_fair_page import HASH, SEED, deck_shown
@@ -104,17 +105,17 @@ def test_typed_seed_lines():
 
 
 def test_the_tables_check_link_opens_the_hand_itself():
-    doc = t.new_table_doc(
+    doc = new_table_doc(
         table={"id": 42, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
         | {"status": "open", "private": False, "practice": False},
         seats=[
-            t.seat_entry(user_id=1, name="ann", chips=500),
-            t.seat_entry(user_id=2, name="bob", chips=500),
+            seat_entry(user_id=1, name="ann", chips=500),
+            seat_entry(user_id=2, name="bob", chips=500),
         ],
     )
     doc = t.start_hand(doc, number=7, now=1.0, started_at="2026-01-01T00:00:00+00:00", server_seed=SEED)
     while doc["hand"]:
-        legal = t.hand_of(doc).legal()
+        legal = hand_of(doc).legal()
         user = doc["hand"]["players"][legal.seat]
         doc = t.apply_move(doc, user_id=user, verb="fold", amount=None, now=2.0, action_id="f")
     html = str(render_regions(view=build_view(doc, user_id=1, version=9)))

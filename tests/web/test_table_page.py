@@ -10,7 +10,7 @@ from asgiref.sync import async_to_sync
 
 from games.engine.hand import BETTING, DARK, JOIN
 from games.live import service, testing
-from games.live.table import hand_of
+from games.live.document import hand_of
 from tests.live.framecheck import label, labels_in
 from tests.live.tablekit import make_player, make_table
 

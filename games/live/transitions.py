@@ -1,53 +1,28 @@
-"""A table in play as one JSON document, and the pure functions that change it.
+"""How a table in play changes: pure functions from its document (document.py) to the next one.
 
 Nothing here does I/O: each function takes the document (and the time, and whatever the
 database said), and returns a new document or raises ``Refused`` with a message for the player.
 The service (service.py) runs them inside the store's compare-and-set, so they may run more than
 once and must not have side effects. Game rules are the engine's (games.engine.hand); this module
-only decides who is dealt in, when hands start, and what the clock does.
-
-The document::
-
-    table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status
-    seats     one entry per position: None or {user_id, name, chips, sitting_out, away,
-              timeouts, leaving, client_seed}. ``chips`` is the seat's ledger balance, which
-              changes only between hands (buy-in, cash-out, settlement).
-    dealer    position of the last hand's dealer (None before the first)
-    hand      the hand in play: {number, positions, state (engine JSON), server_seed, seed_hash,
-              client_seeds, started_at} or None
-    ended     a finished hand whose result is not yet settled in the database, or None
-    last      what everyone may see of the last hand: number, seed hash and revealed seed,
-              winner, pot, shown hands
-    timer     {"kind": "turn" | "start" | "settle", "at": unix seconds} or None
-    action_ids  recent action ids, so a repeated command is applied once
-    log       recent lines of the table's log (newest last), as entries (``entry``)
-    notice    a one-off message for everyone (hand cancelled, table closed): an entry, or None
-
-Everyone at a table shares one document but not one language, so lines and notices are stored
-as entries: a message marked with ``gettext_noop`` and its parameters, worded in the viewer's
-language when their view is built (games/live/views.py); ``log_text`` and ``notice_text`` give
-the English as written. A plain string in their place is shown as it is.
-``Refused`` messages go to the one player who acted, so they are translated when raised: the
-table's socket runs each command in its viewer's language (games/consumers.py).
+only decides who is dealt in, when hands start, what the clock does, and what the log says of it
+(entries.py).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable
 from typing import Any
 
-import orjson
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games.engine.fairness import seed_hash
 from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
-from svara_site.jinja2 import chips
-
-Doc = dict[str, Any]
+from games.live.document import Doc, Refused, copy_doc, copy_with_own_seat, hand_of, position_of
+from games.live.entries import MOVE_LINES, add_line, set_notice
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
 SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
@@ -58,64 +33,12 @@ TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
 # moves at the table is refused as stale instead (it was made on an old version), so it is still
 # applied once. 64 of them were a fifth of the document every change writes and announces.
 ACTION_IDS_KEPT = 16
-LOG_KEPT = 40
-# The computer's seat names, by level: stored in English (as msgids) in the seat, the log and the
-# hand file, and shown in the viewer's language. No username can equal one (usernames hold no
-# spaces or brackets), so a name is translated exactly when it is one of these.
-COMPUTER_NAMES = {
-    "easy": gettext_noop("Computer (easy)"),
-    "normal": gettext_noop("Computer (normal)"),
-    "hard": gettext_noop("Computer (hard)"),
-}
-_COMPUTER_NAME_SET = frozenset(COMPUTER_NAMES.values())
 VERBS = PLAYER_VERBS
 WHOLE_LIMIT = 10**12
 _DIGITS = re.compile(r"[0-9]{1,12}")
 # What the page sends: hex digits and a suffix. Kept in the document, so nothing the store's JSON
 # could not read back (a lone surrogate) and nothing long.
 ACTION_ID = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
-
-
-# The table log's line for each move (verbs are checked against VERBS first).
-MOVE_LINES = {
-    "raise": gettext_noop("%(name)s raises to %(amount)s"),
-    "dark": gettext_noop("%(name)s bets dark"),
-    "decline": gettext_noop("%(name)s does not bet dark"),
-    "fold": gettext_noop("%(name)s folds"),
-    "pass": gettext_noop("%(name)s passes"),
-    "call": gettext_noop("%(name)s calls"),
-    "join": gettext_noop("%(name)s joins the svara"),
-    "skip": gettext_noop("%(name)s does not join"),
-}
-
-
-class Refused(ValueError):
-    """A command the table does not accept now; the message is for the player.
-
-    ``code`` names a refusal that a caller acts on (``seat_taken``), since the message itself is
-    in the player's language.
-    """
-
-    def __init__(self, message: str, *, code: str = "") -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def copy_doc(doc: Doc) -> Doc:
-    """A copy the caller may change freely, but for the log's entries: shared, as nothing changes
-    an entry once written (``_log`` makes a new list with a new one). The log is two thirds of a
-    document, so copying the rest costs under half as much (12 against 32 us); and comparing the
-    log with the one last worded for a viewer (views.worded_log) is then mostly identity checks.
-
-    The document is JSON by contract, and a JSON round trip copies it several times faster than
-    copy.deepcopy (which bench/load.py found on every move); orjson's round trip is five times
-    faster again. Integer keys become strings, as they do in the store."""
-    log = doc.get("log")
-    rest = {key: value for key, value in doc.items() if key != "log"}
-    copy = orjson.loads(orjson.dumps(rest, option=orjson.OPT_NON_STR_KEYS))
-    if log is not None:
-        copy["log"] = list(log)
-    return copy
 
 
 # The engine's refusals (games.engine.hand.REFUSALS) by code, worded for translation; the
@@ -153,141 +76,6 @@ def engine_refusal(exc: IllegalAction) -> str:
     if "verb" in params and exc.code == "unknown_move":
         params["verb"] = repr(params["verb"])
     return _(text) % params
-
-
-# ---------------------------------------------------------------- building
-
-
-def new_table_doc(*, table: dict[str, Any], seats: list[dict[str, Any] | None]) -> Doc:
-    return {
-        "table": dict(table),
-        "seats": [dict(s) if s else None for s in seats],
-        "dealer": None,
-        "hand": None,
-        "ended": None,
-        "last": None,
-        "timer": None,
-        "action_ids": [],
-        "log": [],
-        "notice": None,
-    }
-
-
-def seat_entry(
-    *, user_id: int, name: str, chips: int, client_seed: str = "", sitting_out: bool = False, bot: str = ""
-) -> dict:
-    """A seat in the document; ``bot`` names the computer's level when the computer plays it."""
-    return {
-        "bot": bot,
-        "user_id": user_id,
-        "name": name,
-        "chips": chips,
-        "sitting_out": sitting_out,
-        "away": False,
-        "timeouts": 0,
-        "leaving": False,
-        "client_seed": client_seed,
-    }
-
-
-def entry(msg: str, **args: Any) -> dict[str, Any]:
-    """A line to word in each viewer's language: ``msg`` is marked with ``gettext_noop`` and has
-    %(name)s placeholders; an argument may itself be an entry, or a list of names.
-
-    The arguments sit beside ``msg`` in one flat dict: a dict of strings and numbers only is one the
-    garbage collector never tracks, and a log line is one. The log is 40 of a document's 75 tracked
-    objects when each line holds an ``args`` dict (as documents written before did; still read), and
-    every collection walks the current document of every table.
-    """
-    if "args" in args:
-        raise ValueError("an entry's argument may not be called 'args'")
-    return {"msg": msg, **args}
-
-
-def entry_args(item: dict[str, Any]) -> dict[str, Any]:
-    """An entry's arguments, flat or (in a document written before) under ``args``."""
-    nested = item.get("args")
-    if isinstance(nested, dict):
-        return nested
-    return {key: value for key, value in item.items() if key != "msg"}
-
-
-def render_entry(item: Any, *, translate: bool = True, gettext: Callable[[str], str] | None = None) -> str:
-    """An entry in the active language (or in English, as written, with ``translate=False``).
-
-    ``gettext`` may be the active language's own (a catalogue's bound method), which a caller
-    wording a whole log passes to skip Django's lookup of the active language for every line.
-    A plain string (a line of an older document, a staff member's reason) is shown as it is.
-    Chip counts are grouped as the table's regions write them (``chips``: 1,000; 1 000).
-    """
-    if not isinstance(item, dict):
-        return str(item)
-    word = (gettext or _) if translate else str
-    args = {}
-    for key, value in entry_args(item).items():
-        if type(value) is int:
-            value = chips(value) if translate else value
-        elif isinstance(value, dict):
-            value = render_entry(value, translate=translate, gettext=gettext)
-        elif isinstance(value, list):
-            value = _join_names([shown_name(str(v), gettext=word) for v in value], word)
-        elif isinstance(value, str):
-            value = shown_name(value, gettext=word)
-        args[key] = value
-    return word(item["msg"]) % args if args else word(item["msg"])
-
-
-def shown_name(name: str, *, gettext: Callable[[str], str] = _) -> str:
-    """A seat's name as a viewer sees it: the computer's in their language, a player's as it is."""
-    return gettext(name) if name in _COMPUTER_NAME_SET else name
-
-
-def _join_names(names: list[str], word: Any) -> str:
-    joined = names[0] if names else ""
-    for name in names[1:]:
-        joined = word(gettext_noop("%(first)s and %(second)s")) % {"first": joined, "second": name}
-    return joined
-
-
-def _log(doc: Doc, msg: str, **args: Any) -> None:
-    doc["log"] = [*doc["log"], entry(msg, **args)][-LOG_KEPT:]
-
-
-def set_notice(doc: Doc, notice: dict[str, Any] | str | None) -> None:
-    """The one-off message for everyone: an ``entry`` (or a plain string, shown as it is)."""
-    doc["notice"] = notice
-
-
-def log_text(doc: Doc) -> list[str]:
-    """The log as written, in English (for logs and tests; viewers get their own language)."""
-    return [render_entry(line, translate=False) for line in doc["log"]]
-
-
-def notice_text(doc: Doc) -> str | None:
-    return None if doc.get("notice") is None else render_entry(doc["notice"], translate=False)
-
-
-def position_of(doc: Doc, user_id: int) -> int | None:
-    for pos, seat in enumerate(doc["seats"]):
-        if seat and seat["user_id"] == user_id:
-            return pos
-    return None
-
-
-def _copy_with_own_seat(doc: Doc, *, user_id: int) -> tuple[Doc, int]:
-    """A copy of the document and the player's seat position, or Refused if they have none."""
-    pos = position_of(doc, user_id)
-    if pos is None:
-        raise Refused(_("you are not seated at this table"))
-    return copy_doc(doc), pos
-
-
-def hand_of(doc: Doc) -> Hand | None:
-    return Hand.from_json(doc["hand"]["state"]) if doc["hand"] else None
-
-
-def in_current_hand(doc: Doc, position: int) -> bool:
-    return bool(doc["hand"]) and position in doc["hand"]["positions"]
 
 
 # ---------------------------------------------------------------- who plays, when
@@ -358,7 +146,7 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         "started_at": started_at,
     }
     set_notice(doc, None)
-    _log(
+    add_line(
         doc,
         gettext_noop("Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…"),
         number=number,
@@ -448,9 +236,9 @@ def apply_move(
     seat = doc["seats"][pos]
     seat["timeouts"] = 0
     if verb == "raise":
-        _log(doc, MOVE_LINES[verb], name=seat["name"], amount=amount)
+        add_line(doc, MOVE_LINES[verb], name=seat["name"], amount=amount)
     else:
-        _log(doc, MOVE_LINES[verb], name=seat["name"])
+        add_line(doc, MOVE_LINES[verb], name=seat["name"])
     _remember(doc, action_id)
     _after_change(doc, hand, now=now)
     return doc
@@ -472,10 +260,10 @@ def apply_timeout(doc: Doc, *, now: float) -> Doc:
     seat = doc["seats"][pos]
     if seat is not None:
         seat["timeouts"] += 1
-        _log(doc, gettext_noop("%(name)s ran out of time"), name=seat["name"])
+        add_line(doc, gettext_noop("%(name)s ran out of time"), name=seat["name"])
         if seat["timeouts"] >= TIMEOUTS_TO_SIT_OUT:
             seat["sitting_out"] = seat["away"] = True
-            _log(
+            add_line(
                 doc,
                 gettext_noop("%(name)s sits out after %(count)s timeouts"),
                 name=seat["name"],
@@ -562,7 +350,7 @@ def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
         showdown = hand.showdowns[-1]
         best = max(points for points, _cards in showdown.values())
         tied = [positions[int(s)] for s, (p, _c) in showdown.items() if p == best]
-        _log(
+        add_line(
             doc,
             gettext_noop("Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed"),
             names=[doc["seats"][p]["name"] for p in tied if doc["seats"][p]],
@@ -571,7 +359,7 @@ def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
         )
     if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
         names = [doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]]
-        _log(
+        add_line(
             doc,
             gettext_noop(
                 "Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed (join for %(fee)s)"
@@ -582,7 +370,7 @@ def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
             fee=hand.join_fee,
         )
     if hand.svaras > before.get("svaras", 0):
-        _log(
+        add_line(
             doc,
             gettext_noop("Svara replay %(number)s is dealt; the pot is %(pot)s"),
             number=hand.svaras,
@@ -635,7 +423,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
     }
     winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
-    _log(
+    add_line(
         doc,
         gettext_noop("%(name)s wins %(pot)s. Seed revealed: %(seed)s…"),
         name=winner,
@@ -682,7 +470,7 @@ def _sit_out_broke_players(doc: Doc) -> None:
     for seat in doc["seats"]:
         if seat and seat["chips"] < need and not seat["sitting_out"]:
             seat["sitting_out"] = True
-            _log(doc, gettext_noop("%(name)s sits out until they add chips"), name=seat["name"])
+            add_line(doc, gettext_noop("%(name)s sits out until they add chips"), name=seat["name"])
 
 
 # ---------------------------------------------------------------- seats
@@ -693,7 +481,7 @@ def add_seat(doc: Doc, *, position: int, entry: dict, now: float) -> Doc:
     if doc["seats"][position] is not None and doc["seats"][position]["user_id"] != entry["user_id"]:
         raise Refused(_("that seat is taken"), code="seat_taken")
     doc["seats"][position] = dict(entry)
-    _log(doc, gettext_noop("%(name)s sits down with %(chips)s"), name=entry["name"], chips=entry["chips"])
+    add_line(doc, gettext_noop("%(name)s sits down with %(chips)s"), name=entry["name"], chips=entry["chips"])
     schedule_start(doc, now=now)
     return doc
 
@@ -703,7 +491,7 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
     pos = position_of(doc, user_id)
     if pos is None:
         return doc
-    _log(doc, gettext_noop("%(name)s leaves the table"), name=doc["seats"][pos]["name"])
+    add_line(doc, gettext_noop("%(name)s leaves the table"), name=doc["seats"][pos]["name"])
     doc["seats"][pos] = None
     schedule_start(doc, now=now)
     return doc
@@ -712,50 +500,53 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
 def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     """Leaving mid-hand folds that hand at once, whoever's turn it is (RULES.md §5): the others
     never call into the pot of someone who has gone. The seat is freed when the hand is settled."""
-    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
+    doc, pos = copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["leaving"] = True
-    _log(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
+    add_line(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
     hand = hand_of(doc)
     if hand is not None and pos in doc["hand"]["positions"]:
         index = doc["hand"]["positions"].index(pos)
         if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
             hand.act(index, LEAVE)
-            _log(doc, gettext_noop("%(name)s folds"), name=seat["name"])
+            add_line(doc, gettext_noop("%(name)s folds"), name=seat["name"])
         _after_change(doc, hand, now=now)
     return doc
 
 
 def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
-    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
+    doc, pos = copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     seat["chips"] = chips
     if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
-    _log(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
+    add_line(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
     schedule_start(doc, now=now)
     return doc
 
 
 def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) -> Doc:
-    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
+    doc, pos = copy_with_own_seat(doc, user_id=user_id)
     seat = doc["seats"][pos]
     need = chips_to_be_dealt_in(doc["table"]["stake"])
     if not sitting_out and seat["chips"] < need:
-        raise Refused(_("add chips first: a hand needs at least %(chips)s") % {"chips": chips(need)})
+        raise Refused(
+            _("add chips first: a hand needs at least %(chips)s")
+            % {"chips": number_format(need, force_grouping=True)}
+        )
     seat["sitting_out"] = sitting_out
     seat["away"] = False
     seat["timeouts"] = 0
     if sitting_out:
-        _log(doc, gettext_noop("%(name)s sits out"), name=seat["name"])
+        add_line(doc, gettext_noop("%(name)s sits out"), name=seat["name"])
     else:
-        _log(doc, gettext_noop("%(name)s is back"), name=seat["name"])
+        add_line(doc, gettext_noop("%(name)s is back"), name=seat["name"])
     schedule_start(doc, now=now)
     return doc
 
 
 def set_client_seed(doc: Doc, *, user_id: int, client_seed: str) -> Doc:
-    doc, pos = _copy_with_own_seat(doc, user_id=user_id)
+    doc, pos = copy_with_own_seat(doc, user_id=user_id)
     doc["seats"][pos]["client_seed"] = client_seed
     return doc
 
@@ -766,7 +557,7 @@ def cancel_hand(doc: Doc, *, notice: dict[str, Any] | str, now: float) -> Doc:
     ``notice`` says why, to everyone: an ``entry``, or a plain string shown as it is."""
     doc = copy_doc(doc)
     if doc["hand"]:
-        _log(
+        add_line(
             doc,
             gettext_noop("Hand %(number)s cancelled: %(notice)s"),
             number=doc["hand"]["number"],
