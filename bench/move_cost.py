@@ -125,11 +125,11 @@ async def _next_hand(table_id: int, clock: Clock, number: int) -> None:
 async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[int, int]) -> dict[str, float]:
     from django.utils import translation
 
-    from games.consumers import render_regions
     from games.live import service
     from games.live.store import get_state_store
     from games.live.transitions import end_svara_pause
     from games.live.views import build_view
+    from games.tables.ui.regions import render_regions
 
     store = get_state_store()
     clock = Clock()

@@ -13,10 +13,8 @@ active language is context-local, so sockets in one process never see each other
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
-import secrets
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -24,21 +22,18 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.conf import settings
 from django.http.cookie import parse_cookie
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import translation
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games import socket_limits
 from games.dispatch import DirectDispatch
 from games.engine.hand import PLAYER_VERBS
-from games.engine.table_rules import buy_in_range
-from games.live import announced, ejection, practice, process, runtime, service
+from games.live import announced, ejection, practice, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.lobby import may_view_table
-from svara_site.jinja2 import fixed_template, render_in_language
+from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
 
@@ -276,40 +271,6 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
         await self.send(text_data=html)
-
-
-# The keyboard key of each move's button (static/js/table.js reads data-key).
-MOVE_KEYS = {"fold": "f", "call": "c", "dark": "d", "decline": "n", "join": "j", "skip": "s"}
-
-
-@functools.cache
-def _fair_deck_url() -> str:
-    return reverse("fair_deck")
-
-
-def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeString:
-    """Every region of the table for one viewer, in the active language (Jinja2: svara_site/jinja2.py)."""
-    stake = view["table"]["stake"]
-    my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
-    with render_in_language():
-        html = _regions_template().render(
-            {
-                "v": view,
-                "error": error,
-                "my_seat": my_seat,
-                "user_is_authenticated": True,
-                "action_id": secrets.token_hex(8),
-                "buy_in": buy_in_range(stake),
-                "keys": MOVE_KEYS,
-                "server_now": int(process.now()),
-                "fair_deck_url": _fair_deck_url(),
-            }
-        )
-    return mark_safe(html)  # autoescaped by the template
-
-
-def _regions_template() -> Any:
-    return fixed_template("games/table/_regions.html")
 
 
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):

@@ -24,7 +24,7 @@ from games.engine.hand import BETTING, FINISHED, JOIN
 from games.engine.handfile import HandFileError, load_hand_file, start_hand
 from games.live.entries import shown_name
 from games.models import STAKES, HandPlayer, PlayedHand
-from games.rules_content import CardFace, card_face
+from games.tables.ui.cards import CardFace, card_face
 
 # A hand in play is never listed, shown or downloaded: its seed and cards are still secret.
 ENDED = (PlayedHand.Status.FINISHED, PlayedHand.Status.CANCELLED)

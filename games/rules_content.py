@@ -19,7 +19,7 @@ from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from games.engine.bots import Odds as EngineOdds
 from games.engine.bots import exact_odds
@@ -29,7 +29,6 @@ from games.engine.cards import (
     RANK_VALUES,
     RANKS,
     SEVEN,
-    SUIT_SYMBOLS,
     SUITS,
     WILD,
     Card,
@@ -41,76 +40,12 @@ from games.engine.cards import (
     value_of,
 )
 from games.engine.scoring import ALL_HANDS, WILD_VALUE, distribution, score_cards
+from games.tables.ui.cards import CardFace, card_name, faces, suit_name
 
 HAND_SIZE = 3
 TOTAL_HANDS = len(ALL_HANDS)  # C(32, 3) = 4,960
 
 # ---------------------------------------------------------------- cards as people see them
-
-_RED_SUITS = {"D", "H"}
-
-
-def rank_name(rank: int) -> str:
-    # Bulgarian players name cards by rank then suit: "седмица спатия", "поп купа".
-    names = (
-        pgettext("card rank", "seven"),
-        pgettext("card rank", "eight"),
-        pgettext("card rank", "nine"),
-        pgettext("card rank", "ten"),
-        pgettext("card rank", "jack"),
-        pgettext("card rank", "queen"),
-        pgettext("card rank", "king"),
-        pgettext("card rank", "ace"),
-    )
-    return names[rank]
-
-
-def suit_name(suit: int) -> str:
-    names = (
-        pgettext("card suit", "clubs"),
-        pgettext("card suit", "diamonds"),
-        pgettext("card suit", "hearts"),
-        pgettext("card suit", "spades"),
-    )
-    return names[suit]
-
-
-def card_name(card: Card) -> str:
-    """What a screen reader says for a card: "seven of clubs", "седмица спатия"."""
-    return gettext("%(rank)s of %(suit)s") % {
-        "rank": rank_name(rank_of(card)),
-        "suit": suit_name(suit_of(card)),
-    }
-
-
-@dataclass(frozen=True)
-class CardFace:
-    """A card ready for the card template (templates/rules/_card.html)."""
-
-    card: Card
-    code: str  # "7C", the text notation a player can type
-    rank: str  # "7", "10", "Q"
-    symbol: str  # "♣"
-    red: bool
-    wild: bool
-    name: str  # translated, for screen readers
-
-
-def card_face(card: Card) -> CardFace:
-    suit = SUITS[suit_of(card)]
-    return CardFace(
-        card=card,
-        code=card_text(card),
-        rank=RANKS[rank_of(card)],
-        symbol=SUIT_SYMBOLS[suit],
-        red=suit in _RED_SUITS,
-        wild=card == WILD,
-        name=card_name(card),
-    )
-
-
-def faces(cards: tuple[Card, ...] | list[Card]) -> list[CardFace]:
-    return [card_face(card) for card in cards]
 
 
 def card_codes(*, text: str) -> tuple[Card, ...]:

@@ -31,6 +31,7 @@ from games.engine.fairness import (
 )
 from games.engine.scoring import WILD_VALUE
 from games.models import PlayedHand
+from games.tables.ui.cards import CardFace, card_face, faces
 
 # The stake the betting walk-through uses; a table's real stake is one of games.models.STAKES.
 EXAMPLE_STAKE = 10
@@ -45,7 +46,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
         "rules/rules.html",
         {
             "card_values": rc.card_values(),
-            "wild": rc.card_face(WILD),
+            "wild": card_face(WILD),
             "wild_value": WILD_VALUE,
             "deck_size": len(DECK),
             "hand_count": rc.TOTAL_HANDS,
@@ -100,7 +101,7 @@ class Calculation:
 def _grid(*, chosen: set[Card]) -> list[list[dict[str, Any]]]:
     """The 32 cards as four rows (one per suit) for the pick-a-card form."""
     return [
-        [{"face": rc.card_face(card), "checked": card in chosen} for card in DECK[suit * 8 : suit * 8 + 8]]
+        [{"face": card_face(card), "checked": card in chosen} for card in DECK[suit * 8 : suit * 8 + 8]]
         for suit in range(4)
     ]
 
@@ -317,7 +318,7 @@ def _deck_link(*, seed: str, client_seeds: list[str], nonce: int, hash_: str) ->
 
 @dataclass
 class DeckResult:
-    deck: list[rc.CardFace]
+    deck: list[CardFace]
     computed_hash: str
     expected_hash: str
     deal: int
@@ -346,7 +347,7 @@ def fair_page(request: HttpRequest) -> HttpResponse:
             deck_error = str(exc)
         else:
             result = DeckResult(
-                deck=rc.faces(deck),
+                deck=faces(deck),
                 computed_hash=seed_hash(data["server_seed"]),
                 expected_hash=data["expected_hash"],
                 deal=deal,

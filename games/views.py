@@ -1,7 +1,7 @@
 """Pages: home, lobby, opening a table, "Play now", invite links, the table page.
 
 Thin: the lobby service (games/lobby.py) decides, the live service holds the table in play, and the
-table page renders the same regions the table's WebSocket sends (games/consumers.py), from the
+table page renders the same regions the table's WebSocket sends (games/tables/ui/regions.py), from the
 view built for this viewer only.
 """
 
@@ -25,7 +25,9 @@ from games import lobby
 from games.forms import TableForm
 from games.live import service
 from games.live.store import StateError
+from games.live.views import build_view
 from games.models import STAKES, Table
+from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
 
@@ -135,9 +137,6 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 def _initial_regions(*, table_id: int, user_id: int) -> SafeString | None:
     """The table as it is now, for the first paint; the socket sends the same on connecting."""
-    from games.consumers import render_regions
-    from games.live.views import build_view
-
     try:
         state = async_to_sync(service.load_table_state)(table_id)
     except (StateError, service.Refused):

@@ -13,6 +13,7 @@ from django.utils import translation
 from games import rules_content as rc
 from games.engine.cards import parse_cards
 from games.engine.scoring import ALL_HANDS, distribution, score, score_cards
+from games.tables.ui.cards import card_face, card_name
 
 
 @pytest.fixture(autouse=True)
@@ -66,12 +67,12 @@ def test_a_rival_group_is_named_only_when_it_is_news():
 
 
 def test_card_names_in_both_languages():
-    assert rc.card_name(0) == "seven of clubs"
-    assert rc.card_face(8 * 2 + 6).red  # KH
+    assert card_name(0) == "seven of clubs"
+    assert card_face(8 * 2 + 6).red  # KH
     with translation.override("bg"):
-        assert rc.card_name(0) == "седмица спатия"
-        assert rc.card_name(8 * 2 + 6) == "поп купа"
-        assert rc.card_name(8 * 1 + 7) == "асо каро"
+        assert card_name(0) == "седмица спатия"
+        assert card_name(8 * 2 + 6) == "поп купа"
+        assert card_name(8 * 1 + 7) == "асо каро"
 
 
 def test_parse_hand_reads_text_and_symbols_and_the_grid():

@@ -24,7 +24,9 @@ from games.engine.hand import REFUSALS, IllegalAction
 from games.live import service, testing
 from games.live.entries import entry, log_text, notice_text
 from games.live.transitions import ENGINE_REFUSALS, engine_refusal
-from games.live.views import build_view, card_view, render_entry
+from games.live.views import build_view
+from games.tables.ui.cards import card_face
+from games.tables.ui.log import render_entry, worded_log, worded_notice
 from svara_site.asgi import application
 from tests.live.tablekit import Viewer, make_player, make_table, session_cookie
 from tests.staff_roles import superuser
@@ -61,7 +63,7 @@ BG_BROWSER = (b"accept-language", b"bg-BG,bg;q=0.9,en;q=0.6")
 
 def labels(cards: list[str], lang: str) -> set[str]:
     with translation.override(lang):
-        return {card_view(parse_card(c))["label"] for c in cards}
+        return {card_face(parse_card(c)).name for c in cards}
 
 
 # ---------------------------------------------------------------- choosing the language
@@ -175,7 +177,7 @@ async def test_a_bulgarian_and_an_english_player_at_one_table_each_get_their_own
 def _aria_labels(frame: str) -> list[str]:
     import re
 
-    return re.findall(r'class="card [a-z]+" role="img" aria-label="([^"]+)"', frame)
+    return re.findall(r'class="card [a-z ]+" role="img" aria-label="([^"]+)"', frame)
 
 
 async def test_the_lobby_socket_speaks_the_viewers_language():
@@ -239,9 +241,10 @@ async def test_the_stored_log_and_notice_read_in_english_exactly_as_their_englis
     assert len(english) == len(doc["log"]) >= 5
     assert all(isinstance(line, dict) for line in doc["log"])  # entries only, no English copy
     view = build_view(doc, user_id=None, version=state.version)
-    assert view["log"] == english
+    assert view["log"] is doc["log"]  # entries, worded by the regions in each viewer's language
+    assert worded_log(table_id=table.pk, entries=view["log"]).lines == english
     with translation.override("bg"):
-        bulgarian = build_view(doc, user_id=None, version=state.version)["log"]
+        bulgarian = worded_log(table_id=table.pk, entries=view["log"]).lines
     assert "ann сяда с 500 чипа" in bulgarian and "ann почива" in bulgarian
     assert any("залага на тъмно" in line for line in bulgarian)
     assert not set(bulgarian) & set(english)
@@ -264,11 +267,12 @@ async def test_a_cancelled_hands_notice_names_the_reason_in_each_language_and_ke
     state = await staff.table_close(table_id=table.pk, staff_user=boss, reason="проверка")
     doc = state.doc
     assert notice_text(doc) == "The table was closed by staff: проверка"
-    assert build_view(doc, user_id=None, version=state.version)["notice"] == notice_text(doc)
+    view = build_view(doc, user_id=None, version=state.version)
+    assert worded_notice(view["notice"]) == notice_text(doc)
     with translation.override("bg"):
-        view = build_view(doc, user_id=None, version=state.version)
-    assert view["notice"] == "Масата беше затворена от администрацията: проверка"
-    assert "Ръка 1 е отменена: Масата беше затворена от администрацията: проверка" in view["log"]
+        assert worded_notice(view["notice"]) == "Масата беше затворена от администрацията: проверка"
+        bulgarian = worded_log(table_id=table.pk, entries=view["log"]).lines
+    assert "Ръка 1 е отменена: Масата беше затворена от администрацията: проверка" in bulgarian
 
 
 def test_a_document_written_before_entries_shows_its_english_lines():
@@ -285,7 +289,8 @@ def test_a_document_written_before_entries_shows_its_english_lines():
     }
     with translation.override("bg"):
         view = build_view(doc, user_id=None, version=1)
-    assert view["log"] == ["ann sits down with 500"] and view["notice"] == "an old notice"
+        lines = worded_log(table_id=None, entries=view["log"]).lines
+        assert lines == ["ann sits down with 500"] and worded_notice(view["notice"]) == "an old notice"
 
 
 def test_names_of_a_three_way_svara_are_joined_in_each_language():

@@ -12,12 +12,12 @@ from django.utils import translation
 
 from accounts.models import LedgerAccount
 from accounts.services import wallet_balance
-from games.consumers import render_regions
 from games.engine.hand import Hand
 from games.history import replay_steps
 from games.live import practice, runtime, service
 from games.live.views import build_view
 from games.models import PlayedHand, Seat, Table
+from games.tables.ui.regions import render_regions
 from tests.live.tablekit import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -272,7 +272,7 @@ async def test_a_removed_player_and_the_table_are_told_why():
 def test_the_removal_notice_is_worded_in_bulgarian(three_seated):
     from django.utils import translation
 
-    from games.live.views import render_entry
+    from games.tables.ui.log import render_entry
 
     table, players = three_seated
     async_to_sync(staff.seat_remove)(

@@ -8,7 +8,7 @@ import pytest
 from games.live import transitions as t
 from games.live.document import Doc, Refused, copy_doc, hand_of, new_table_doc, seat_entry
 from games.live.entries import entry, entry_args, shown_name, word_entry
-from games.live.views import render_entry
+from games.tables.ui.log import render_entry
 
 
 def _remembering(ids: list[str]) -> Doc:

@@ -20,7 +20,7 @@ from games.engine.cards import parse_card
 from games.engine.handfile import replay
 from games.live import service, testing
 from games.models import PlayedHand, Table
-from games.rules_content import card_name
+from games.tables.ui.cards import card_name
 from tests.games.test_history import (
     FOLD_AND_SHOWDOWN,
     SCENARIOS,

@@ -117,8 +117,8 @@ def test_the_chart_shows_the_engines_distribution(client):
 @pytest.mark.django_db
 def test_cards_are_drawn_with_suit_symbols_colours_and_names_for_screen_readers(client):
     html = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert 'class="rc-card rc-red" role="img" aria-label="king of hearts"' in html
-    assert 'aria-label="seven of clubs"' in html and "rc-wild" in html
+    assert 'class="card red" role="img" aria-label="king of hearts"' in html
+    assert 'aria-label="seven of clubs"' in html and "card black wild" in html
     html_bg = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
     assert 'aria-label="седмица спатия"' in html_bg
     assert 'aria-label="поп купа"' in html_bg

@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import rules_content as rc
-from games.consumers import render_regions
 from games.engine.cards import card_text
 from games.engine.fairness import shuffled_deck
 from games.live import transitions as t
 from games.live.document import hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
 from games.models import PlayedHand, Table
+from games.tables.ui.regions import render_regions
 from tests.web.test_fair_page import HASH, SEED, deck_shown
 
 SEED_LISTS = [

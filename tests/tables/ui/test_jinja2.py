@@ -1,4 +1,4 @@
-"""The Jinja2 environment of the table's regions (svara_site/jinja2.py)."""
+"""The Jinja2 environment of the table's regions (games/tables/ui/jinja2.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,15 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.consumers import MOVE_KEYS
+from games.engine.cards import parse_card
 from games.live import transitions as t
 from games.live.document import hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
-from svara_site import jinja2 as site_jinja2
-from svara_site.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
+from games.tables.ui import jinja2 as ui_jinja2
+from games.tables.ui.cards import card_html
+from games.tables.ui.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
+from games.tables.ui.log import worded_log, worded_notice
+from games.tables.ui.regions import MOVE_KEYS
 
 
 def render(source: str, language: str = "en", **context: object) -> str:
@@ -108,6 +111,9 @@ def test_regions_with_fixed_words_render_exactly_as_with_words_looked_up_each_ti
                 my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
                 context = {
                     "v": view,
+                    "notice": worded_notice(view["notice"]),
+                    "log_html": worded_log(table_id=1, entries=view["log"]).html,
+                    "card": card_html,
                     "my_seat": my_seat,
                     "action_id": "x",
                     "keys": MOVE_KEYS,
@@ -179,7 +185,7 @@ def test_compiling_for_a_language_leaves_the_shared_underscore_alone():
     with translation.override("bg"), render_in_language():
         fixed_template(REGIONS)
     _fixed_environment()
-    assert engines["jinja2"].env.globals["_"] is site_jinja2._gettext
+    assert engines["jinja2"].env.globals["_"] is ui_jinja2._gettext
 
 
 def test_each_language_has_its_own_compiled_template():
@@ -192,16 +198,15 @@ def test_each_language_has_its_own_compiled_template():
     assert bulgarian is not english
 
 
-def test_a_remembered_fragment_is_rendered_once_per_language_and_key():
-    card = {"text": "AS", "red": False, "label": "ace of spades", "rank": "A", "symbol": "S"}
-    source = '{{ remembered("games/table/_card.html", key, c=c) }}'
+def test_a_card_is_drawn_once_per_language_and_card():
     with translation.override("en"), render_in_language():
-        # A key of this test's own: the cards of other tests are remembered under their faces.
-        face = render(source, key=("test", "AS"), c=card)
-        # Remembered by key: another context under the same key gets the first rendering.
-        assert render(source, key=("test", "AS"), c=card | {"rank": "K"}) == face
-        assert 'aria-label="ace of spades"' in face and '<span class="rank">A</span>' in face
-        english_back = render(source, key=None, c=None)
-    bulgarian_back = render(source, "bg", key=None, c=None)
+        ace = card_html(parse_card("AS"))
+        assert card_html(parse_card("AS")) is ace  # remembered, not drawn again
+        assert 'aria-label="ace of spades"' in ace and 'data-card="AS"' in ace
+        assert '<span class="rank" aria-hidden="true">A</span>' in ace
+        assert 'class="card black wild"' in card_html(parse_card("7C"))  # the wild 7 of clubs
+        english_back = card_html(None)
+    with translation.override("bg"), render_in_language():
+        bulgarian_back = card_html(None)
     assert 'class="card back"' in english_back and "face-down card" in english_back
     assert "face-down card" not in bulgarian_back  # each language has its own

@@ -1,4 +1,4 @@
-"""The table's regions as ``games.consumers.render_regions`` writes them for one viewer."""
+"""The table's regions as ``games.tables.ui.regions.render_regions`` writes them for one viewer."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import re
 
 from django.utils import translation
 
-from games.consumers import render_regions
 from games.live import transitions as t
 from games.live.document import Doc, hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
+from games.tables.ui.regions import render_regions
 
 
 def _high_stakes_doc() -> Doc:

@@ -1,4 +1,4 @@
-"""The Jinja2 environment for the table's regions (templates/jinja2/).
+"""The Jinja2 environment for the table's regions and the card they draw (templates/jinja2/).
 
 Why Jinja2 there and the Django template language everywhere else: the regions of a table are
 rendered for every viewer on every change of every table, the hottest path of a busy server
@@ -39,7 +39,7 @@ class Words:
         self.plain: dict[str, str] = {}
         self.in_context: dict[tuple[str, str], str] = {}
         self.environment: Environment | None = None  # templates compiled in this language
-        self.fragments: dict[tuple[str, Hashable], Markup] = {}  # see ``remembered``
+        self.fragments: dict[tuple[str, Hashable], Markup] = {}  # cards drawn (cards.card_html)
         self.thousands: str | None = None  # the separator of chip counts, see ``chips``
 
     def gettext(self, message: str) -> str:
@@ -87,24 +87,25 @@ def render_in_language() -> Iterator[None]:
         _current_words.reset(token)
 
 
-def _current() -> Words:
+def current_words() -> Words:
+    """The words of the render in progress, else the active language's."""
     return _current_words.get() or active_words()
 
 
 def _gettext(message: str) -> str:
-    return _current().gettext(message)
+    return current_words().gettext(message)
 
 
 def _ngettext(singular: str, plural: str, number: int) -> str:
-    return _current().catalog.ngettext(singular, plural, number)
+    return current_words().catalog.ngettext(singular, plural, number)
 
 
 def _pgettext(message_context: str, message: str) -> str:
-    return _current().pgettext(message_context, message)
+    return current_words().pgettext(message_context, message)
 
 
 def _npgettext(message_context: str, singular: str, plural: str, number: int) -> str:
-    return _current().catalog.npgettext(message_context, singular, plural, number)
+    return current_words().catalog.npgettext(message_context, singular, plural, number)
 
 
 def chips(amount: Any) -> Any:
@@ -113,7 +114,7 @@ def chips(amount: Any) -> Any:
     Only for text: a form's value stays plain digits."""
     if type(amount) is not int or -1000 < amount < 1000:
         return amount
-    words = _current()
+    words = current_words()
     if words.thousands is None:
         from django.utils.formats import number_format
 
@@ -146,22 +147,8 @@ def environment(**options: Any) -> Environment:
     )
     # ``_`` straight to the function: the extension's alias is one more context call per string.
     env.globals["_"] = _gettext
-    env.globals["remembered"] = remembered
     env.filters["chips"] = chips
     return env
-
-
-def remembered(name: str, key: Hashable, **context: Any) -> Markup:
-    """The template ``name`` rendered with ``context`` once per language and ``key``, then
-    remembered: for small fragments that depend on nothing but ``key`` and the language, and
-    whose keys are few (a card: its face or its back). A card drawn by a macro cost a macro call
-    each time, six a render; this costs a lookup."""
-    words = _current()
-    html = words.fragments.get((name, key))
-    if html is None:
-        # In the same words: ``fixed_template`` and the render's lookups take ``_current()`` too.
-        html = words.fragments[(name, key)] = Markup(fixed_template(name).render(context))
-    return html
 
 
 # ---------------------------------------------------------------- words fixed when compiled
@@ -214,7 +201,7 @@ def fixed_template(name: str) -> Template:
     """The template ``name`` compiled for the active language, its fixed words translated
     (``FixedWords``); render it inside ``render_in_language``, which words the rest alike
     (and whose words it takes, rather than looking the active language up again)."""
-    words = _current()
+    words = current_words()
     if words.environment is None:
         from django.template import engines
 
