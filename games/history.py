@@ -341,15 +341,13 @@ class Outcome:
 
 
 def outcomes(*, record: dict[str, Any], last: Step) -> list[Outcome]:
-    """Each player's chips before and after the hand, from the replay's last step."""
-    before = {p["name"]: p["chips"] for p in record.get("players", [])}
-    return [
-        Outcome(
-            name=s.name,
-            chips_before=before.get(s.name, s.chips),
-            chips_after=s.chips,
-            net=s.chips - before.get(s.name, s.chips),
-            won=s.won,
+    """Each player's chips before and after the hand, from the replay's last step. By seat: a
+    name is shown in the viewer's language (the computer's), the record keeps it as stored."""
+    before = [p["chips"] for p in record.get("players", [])]
+    outcomes = []
+    for s in last.seats:
+        start = before[s.index] if s.index < len(before) else s.chips
+        outcomes.append(
+            Outcome(name=s.name, chips_before=start, chips_after=s.chips, net=s.chips - start, won=s.won)
         )
-        for s in last.seats
-    ]
+    return outcomes

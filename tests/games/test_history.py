@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games import history
 from games.engine.cards import parse_card
@@ -224,6 +225,27 @@ def test_the_last_step_matches_the_stored_result(scenario):
     assert last.finished and last.winner == result["winner"]
     assert last.pot == result["pot"]
     assert {s.name: s.chips for s in last.seats} == result["chips"]
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_the_outcome_of_each_seat_is_its_chips_after_less_before_in_every_language(language):
+    """The computer's name is shown in the viewer's language but stored in English: each seat's
+    chips before the hand are found by its seat, not by the name it is shown under."""
+    record = copy.deepcopy(FOLD_AND_SHOWDOWN)
+    record["players"][1]["name"] = "Computer (easy)"  # bob's seat, played by the computer
+    record["actions"] = [["Computer (easy)" if a[0] == "bob" else a[0], *a[1:]] for a in record["actions"]]
+    record["dealer"] = "Computer (easy)" if record["dealer"] == "bob" else record["dealer"]
+    result = replay(record)
+    with translation.override(language):
+        last = history.replay_steps(record=record, seat=None)[-1]
+        outcomes = history.outcomes(record=record, last=last)
+    start = [p["chips"] for p in record["players"]]
+    assert [o.chips_before for o in outcomes] == start
+    assert [o.chips_after for o in outcomes] == list(result["chips"].values())
+    assert [o.net for o in outcomes] == [
+        after - before for after, before in zip(result["chips"].values(), start)
+    ]
+    assert sum(o.net for o in outcomes) == 0 and any(o.net for o in outcomes)
 
 
 def test_svara_phases_join_fee_and_replay():
