@@ -20,7 +20,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from games import history
 from games import rules_content as rc
-from games.engine.cards import DECK, WILD, Card, CardError, card_text, parse_card
+from games.engine.cards import DECK, SUITS, WILD, Card, CardError, card_text, parse_card, suit_of
 from games.engine.fairness import (
     MAX_CLIENT_SEED_CHARS,
     MAX_DEAL,
@@ -101,8 +101,8 @@ class Calculation:
 def _grid(*, chosen: set[Card]) -> list[list[dict[str, Any]]]:
     """The 32 cards as four rows (one per suit) for the pick-a-card form."""
     return [
-        [{"face": card_face(card), "checked": card in chosen} for card in DECK[suit * 8 : suit * 8 + 8]]
-        for suit in range(4)
+        [{"face": card_face(card), "checked": card in chosen} for card in DECK if suit_of(card) == suit]
+        for suit in range(len(SUITS))
     ]
 
 
