@@ -1,6 +1,6 @@
 """Pages: home, lobby, opening a table, "Play now", invite links, the table page.
 
-Thin: the lobby service (games/lobby.py) decides, the live service holds the table in play, and the
+Thin: the lobby service (games/lobby/service.py) decides, the live service holds the table in play, and the
 table page renders the same regions the table's WebSocket sends (games/tables/ui/regions.py), from the
 view built for this viewer only.
 """
@@ -21,11 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import wallet_balance
-from games import lobby
-from games.forms import TableForm
 from games.live import service
 from games.live.store import StateError
 from games.live.views import build_view
+from games.lobby import service as lobby
+from games.lobby.forms import TableForm
 from games.models import STAKES, Table
 from games.tables.ui.regions import render_regions
 

@@ -82,8 +82,8 @@ async def _stopped_turn_clocks() -> AsyncIterator[None]:
     and let the commands its sockets sent finish (a hand's settlement may outlive the sockets),
     or the database would be flushed under a running transaction."""
     yield
-    from games.consumers import drain_commands
     from games.live import runtime
+    from games.tables.consumers import drain_commands
 
     await runtime.stop_clocks()
     await drain_commands()

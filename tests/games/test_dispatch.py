@@ -1,4 +1,4 @@
-"""Table sockets are served while the database thread is busy (games/dispatch.py).
+"""Table sockets are served while the database thread is busy (games/tables/dispatch.py).
 
 Channels' own dispatch runs ``close_old_connections`` on the one database thread before every
 handler, so a settlement running there held up every frame of every socket in the process.

@@ -1,4 +1,4 @@
-"""Hand history logic (games.history): my hands and their filters, who may see a hand, replay steps.
+"""Hand history logic (games.history.service): my hands and their filters, who may see a hand, replay steps.
 
 The stored hands here are built from hand files with stacked decks, so every card is known, and
 their results are computed with the engine's ``replay`` as the site does when it settles a hand.
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games import history
 from games.engine.cards import parse_card
 from games.engine.fairness import seed_hash
 from games.engine.handfile import replay
+from games.history import service as history
 from games.models import HandPlayer, PlayedHand, Table
 from tests.engine.test_handfile import EXAMPLE as HAND_FORMAT_EXAMPLE
 

@@ -1,4 +1,4 @@
-"""games/rules_content.py: the numbers the rules pages show, against the engine and brute force."""
+"""games/rules/content.py: the numbers the rules pages show, against the engine and brute force."""
 
 # Bulgarian page text is checked on purpose: Cyrillic letters that look Latin are expected here.
 # ruff: noqa: RUF001
@@ -10,9 +10,9 @@ from itertools import combinations, pairwise, permutations
 import pytest
 from django.utils import translation
 
-from games import rules_content as rc
 from games.engine.cards import parse_cards
 from games.engine.scoring import ALL_HANDS, distribution, score, score_cards
+from games.rules import content as rc
 from games.tables.ui.cards import card_face, card_name
 
 

@@ -1,11 +1,11 @@
-"""A socket's message budget (games/socket_limits.py), on a clock the test moves."""
+"""A socket's message budget (games/tables/socket_limits.py), on a clock the test moves."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.socket_limits import MessageBudget
+from games.tables.socket_limits import MessageBudget
 
 
 class Clock:

@@ -18,13 +18,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from games.consumers import language_from_scope
 from games.engine.cards import parse_card
 from games.engine.hand import REFUSALS, IllegalAction
 from games.live import service, testing
 from games.live.entries import entry, log_text, notice_text
 from games.live.transitions import ENGINE_REFUSALS, engine_refusal
 from games.live.views import build_view
+from games.tables.consumers import language_from_scope
 from games.tables.ui.cards import card_face
 from games.tables.ui.log import render_entry, worded_log, worded_notice
 from svara_site.asgi import application

@@ -13,7 +13,7 @@ from django.utils import translation
 from accounts.models import LedgerAccount
 from accounts.services import wallet_balance
 from games.engine.hand import Hand
-from games.history import replay_steps
+from games.history.service import replay_steps
 from games.live import practice, runtime, service
 from games.live.views import build_view
 from games.models import PlayedHand, Seat, Table

@@ -13,7 +13,7 @@ import pytest
 from games.engine.cards import parse_cards
 from games.engine.scoring import ALL_HANDS, points_of
 
-# Independent of games.rules_content: points from the rules function (not the lookup table the
+# Independent of games.rules.content: points from the rules function (not the lookup table the
 # calculator uses), and every deal of the unseen cards enumerated one by one.
 POINTS = {hand: points_of(hand) for hand in ALL_HANDS}
 

@@ -15,10 +15,10 @@ from channels.testing import WebsocketCommunicator
 from django.urls import Resolver404, resolve
 
 from accounts.services import seat_balance, wallet_adjust, wallet_balance
-from games import lobby
 from games.engine.cards import parse_cards
 from games.live import service
 from games.live.store import get_state_store
+from games.lobby import service as lobby
 from games.models import Seat, Table
 from svara_site.asgi import application
 from tests.live.tablekit import make_player, make_table

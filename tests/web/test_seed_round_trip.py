@@ -11,13 +11,13 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import rules_content as rc
 from games.engine.cards import card_text
 from games.engine.fairness import shuffled_deck
 from games.live import transitions as t
 from games.live.document import hand_of, new_table_doc, seat_entry
 from games.live.views import build_view
 from games.models import PlayedHand, Table
+from games.rules import content as rc
 from games.tables.ui.regions import render_regions
 from tests.web.test_fair_page import HASH, SEED, deck_shown
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import history_views
+from games.history import views as history_views
 
 urlpatterns = [
     path("hands/", history_views.my_hands, name="my_hands"),

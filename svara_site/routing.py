@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import consumers
+from games.tables import consumers
 
 websocket_urlpatterns = [
     path("ws/ping/", consumers.PingConsumer.as_asgi()),

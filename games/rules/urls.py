@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import rules_views
+from games.rules import views as rules_views
 
 urlpatterns = [
     path("rules/", rules_views.rules_page, name="rules"),

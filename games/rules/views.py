@@ -1,6 +1,6 @@
 """The rules, FAQ, hand calculator and fair-deck pages (issue 7).
 
-Thin views: the numbers come from ``games.rules_content`` (which gets them from the engine), the
+Thin views: the numbers come from ``games.rules.content`` (which gets them from the engine), the
 forms only read and check input, and the templates under templates/rules/ lay it out. Every page
 works without JavaScript; the calculator also answers htmx requests with just its result.
 """
@@ -18,8 +18,6 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_lazy
 
-from games import history
-from games import rules_content as rc
 from games.engine.cards import DECK, SUITS, WILD, Card, CardError, card_text, parse_card, suit_of
 from games.engine.fairness import (
     MAX_CLIENT_SEED_CHARS,
@@ -30,7 +28,9 @@ from games.engine.fairness import (
     verify_hand,
 )
 from games.engine.scoring import WILD_VALUE
+from games.history import service as history
 from games.models import PlayedHand
+from games.rules import content as rc
 from games.tables.ui.cards import CardFace, card_face, faces
 
 # The stake the betting walk-through uses; a table's real stake is one of games.models.STAKES.

@@ -26,13 +26,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
 
-from games import socket_limits
-from games.dispatch import DirectDispatch
 from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, practice, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
-from games.lobby import may_view_table
+from games.lobby.service import may_view_table
+from games.tables import socket_limits
+from games.tables.dispatch import DirectDispatch
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
@@ -274,7 +274,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
-    """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby.py).
+    """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby/service.py).
 
     ``ws/lobby/?stake=50`` keeps the page's stake filter. The table service sends
     ``lobby.changed`` hints to the "lobby" group; bursts of them (a whole table sitting down) are
@@ -286,7 +286,7 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         from urllib.parse import parse_qs
 
-        from games import lobby
+        from games.lobby import service as lobby
 
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
@@ -332,7 +332,7 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
 
 def _render_lobby_tables(*, stake: int | None) -> str:
-    from games import lobby
+    from games.lobby import service as lobby
 
     return render_to_string(
         "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}

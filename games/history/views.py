@@ -1,6 +1,6 @@
 """Hand history pages (issue 7): "My hands", a hand replayed step by step, its hand file.
 
-Thin views over ``games.history``. Every step is its own URL (``?step=k``) that works without
+Thin views over ``games.history.service``. Every step is its own URL (``?step=k``) that works without
 JavaScript; htmx requests for a step get just the replay fragment.
 """
 
@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 
-from games import history
+from games.history import service as history
 
 
 @login_required

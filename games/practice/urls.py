@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import practice_views
+from games.practice import views as practice_views
 
 urlpatterns = [
     path("practice/", practice_views.practice_start, name="practice"),
