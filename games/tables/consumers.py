@@ -1,13 +1,12 @@
-"""WebSocket consumers: thin. Authenticate, parse, call the table service, render.
+"""The table's socket (and the ping that checks a socket gets through): thin. Authenticate, parse,
+call the table service, render.
 
 Messages in are what the htmx WebSocket extension sends for a form: a JSON object of the form's
 fields plus ``HEADERS``. Messages out are HTML: every region of the table as an out-of-band
 swap, built from the view for this socket's viewer and stamped with the table version.
 
-Language: Channels activates none, so each socket picks its viewer's at connect, the way
-Django's LocaleMiddleware does for a page (the switcher's cookie, else Accept-Language), and
-reads every message and renders every fragment inside ``translation.override`` of it. Django's
-active language is context-local, so sockets in one process never see each other's.
+Language: each socket picks its viewer's at connect (sockets.py) and reads every message and
+renders every fragment inside ``translation.override`` of it.
 """
 
 from __future__ import annotations
@@ -19,12 +18,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
-from django.conf import settings
-from django.http.cookie import parse_cookie
-from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, practice, runtime, service
@@ -33,6 +28,7 @@ from games.live.views import build_view
 from games.lobby.service import may_view_table
 from games.tables import socket_limits
 from games.tables.dispatch import DirectDispatch
+from games.tables.sockets import language_from_scope
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
@@ -40,26 +36,6 @@ log = logging.getLogger(__name__)
 MOVES = frozenset(PLAYER_VERBS)
 COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
 MAX_MESSAGE = socket_limits.MAX_MESSAGE
-
-
-def language_from_scope(scope: dict[str, Any]) -> str:
-    """The socket's language: the ``django_language`` cookie the switcher sets, else the best
-    supported language of the Accept-Language header, else LANGUAGE_CODE (as LocaleMiddleware)."""
-    headers = {name.lower(): value for name, value in scope.get("headers") or []}
-    cookies = scope.get("cookies")
-    if cookies is None:
-        cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
-    candidates = [cookies.get(settings.LANGUAGE_COOKIE_NAME) or ""]
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates += [code for code, _quality in parse_accept_lang_header(accept) if code != "*"]
-    for code in candidates:
-        if not code:
-            continue
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
 
 
 class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
@@ -271,75 +247,3 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
         await self.send(text_data=html)
-
-
-class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
-    """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby/service.py).
-
-    ``ws/lobby/?stake=50`` keeps the page's stake filter. The table service sends
-    ``lobby.changed`` hints to the "lobby" group; bursts of them (a whole table sitting down) are
-    folded into one re-render a moment later. The list is public, so anyone may watch it.
-    """
-
-    COALESCE_SECONDS = 0.2
-
-    async def connect(self) -> None:
-        from urllib.parse import parse_qs
-
-        from games.lobby import service as lobby
-
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
-        self.language = language_from_scope(self.scope)
-        self.budget = socket_limits.lobby_budget()
-        self.dirty = False
-        self.render_task: Any = None
-        await self.channel_layer.group_add(service.LOBBY_GROUP, self.channel_name)
-        await self.accept()
-        await self.send_tables()
-
-    async def disconnect(self, code: int) -> None:
-        if getattr(self, "render_task", None) is not None:
-            self.render_task.cancel()
-        await self.channel_layer.group_discard(service.LOBBY_GROUP, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        # The page sends nothing: the list comes when seats change. A message costs nothing (no
-        # query, no render), and a stream of them closes the socket.
-        if not self.budget.take():
-            log.warning("lobby socket closed, over its message budget")
-            await self.close(code=socket_limits.POLICY_VIOLATION)
-
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
-        self.dirty = True
-        if self.render_task is None or self.render_task.done():
-            import asyncio
-
-            self.render_task = asyncio.create_task(self._render_while_dirty())
-
-    async def _render_while_dirty(self) -> None:
-        while self.dirty:
-            self.dirty = False
-            await _sleep(self.COALESCE_SECONDS)
-            await self.send_tables()
-
-    async def send_tables(self) -> None:
-        from channels.db import database_sync_to_async
-
-        with translation.override(self.language):
-            html = await database_sync_to_async(_render_lobby_tables)(stake=self.stake)
-        await self.send(text_data=html)
-
-
-def _render_lobby_tables(*, stake: int | None) -> str:
-    from games.lobby import service as lobby
-
-    return render_to_string(
-        "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}
-    )
-
-
-async def _sleep(seconds: float) -> None:
-    import asyncio
-
-    await asyncio.sleep(seconds)

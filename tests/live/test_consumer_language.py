@@ -24,7 +24,7 @@ from games.live import service, testing
 from games.live.entries import entry, log_text, notice_text
 from games.live.transitions import ENGINE_REFUSALS, engine_refusal
 from games.live.views import build_view
-from games.tables.consumers import language_from_scope
+from games.tables.sockets import language_from_scope
 from games.tables.ui.cards import card_face
 from games.tables.ui.log import render_entry, worded_log, worded_notice
 from svara_site.asgi import application

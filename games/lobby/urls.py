@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games.lobby import views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -8,7 +8,6 @@ urlpatterns = [
     path("lobby/tables/", views.lobby_tables, name="lobby_tables"),
     path("lobby/play-now/", views.play_now, name="play_now"),
     path("tables/new/", views.new_table, name="new_table"),
-    path("table/<int:table_id>/", views.table_page, name="table"),
     path("t/<str:code>/", views.invite, name="invite"),
     path("balance/", views.balance, name="balance"),
 ]

@@ -1,33 +1,24 @@
-"""Pages: home, lobby, opening a table, "Play now", invite links, the table page.
+"""Pages: home, lobby, opening a table, "Play now", invite links, the header's balance.
 
-Thin: the lobby service (games/lobby/service.py) decides, the live service holds the table in play, and the
-table page renders the same regions the table's WebSocket sends (games/tables/ui/regions.py), from the
-view built for this viewer only.
+Thin: the lobby service (games/lobby/service.py) decides; the table page is games/tables/views.py.
 """
 
 from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.utils.formats import number_format
-from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import wallet_balance
-from games.live import service
-from games.live.store import StateError
-from games.live.views import build_view
 from games.lobby import service as lobby
 from games.lobby.forms import TableForm
-from games.models import STAKES, Table
-from games.tables.ui.regions import render_regions
+from games.models import STAKES
 
 log = logging.getLogger(__name__)
 
@@ -116,33 +107,6 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     invited.add(table.pk)
     request.session[INVITES_SESSION_KEY] = sorted(invited)
     return redirect("table", table_id=table.pk)
-
-
-@login_required
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=table_id)
-    invited = table.pk in request.session.get(INVITES_SESSION_KEY, [])
-    if not lobby.can_view(user=request.user, table=table, invited=invited):
-        # Private tables are not told apart from missing ones: the invite code is the secret.
-        raise Http404("no such table")
-    context = {
-        "table": table,
-        "regions": _initial_regions(table_id=table.pk, user_id=request.user.pk),
-        "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
-        if table.private and not table.practice  # a practice table has nobody to invite
-        else None,
-    }
-    return render(request, "games/table.html", context)
-
-
-def _initial_regions(*, table_id: int, user_id: int) -> SafeString | None:
-    """The table as it is now, for the first paint; the socket sends the same on connecting."""
-    try:
-        state = async_to_sync(service.load_table_state)(table_id)
-    except (StateError, service.Refused):
-        log.exception("table %s: no initial state for the page", table_id)
-        return None
-    return render_regions(view=build_view(state.doc, user_id=user_id, version=state.version))
 
 
 @login_required
