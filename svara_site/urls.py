@@ -37,5 +37,5 @@ urlpatterns = [
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):
     # Only svara_site/test_settings.py turns this on: under the production settings the test
-    # hooks' URLs do not exist at all (tests/web/test_lobby.py checks it in a subprocess).
+    # hooks' URLs do not exist at all (tests/lobby/test_pages.py checks it in a subprocess).
     urlpatterns += [path("test-hooks/", include("games.tables.test_hooks"))]

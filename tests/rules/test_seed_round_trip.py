@@ -19,7 +19,7 @@ from games.live.views import build_view
 from games.models import PlayedHand, Table
 from games.rules import content as rc
 from games.tables.ui.regions import render_regions
-from tests.web.test_fair_page import HASH, SEED, deck_shown
+from tests.rules.test_fair_page import HASH, SEED, deck_shown
 
 SEED_LISTS = [
     [],

@@ -21,7 +21,7 @@ from games.engine.handfile import replay
 from games.live import service, testing
 from games.models import PlayedHand, Table
 from games.tables.ui.cards import card_name
-from tests.games.test_history import (
+from tests.history.test_service import (
     FOLD_AND_SHOWDOWN,
     SCENARIOS,
     SEED,

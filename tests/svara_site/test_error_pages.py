@@ -38,7 +38,7 @@ def test_the_404_in_bulgarian():
     assert "<h1>Няма такава страница</h1>" in page and "Към лобито" in page
 
 
-@pytest.mark.urls("tests.web.test_error_pages")
+@pytest.mark.urls("tests.svara_site.test_error_pages")
 def test_a_server_error_gets_the_rooms_500_without_the_request_context():
     client = Client(raise_request_exception=False)
     response = client.get("/boom/")

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 
 from games.models import HandPlayer, PlayedHand, Table
-from tests.games.test_history import FOLD_AND_SHOWDOWN, make_user, stored_hand
-from tests.web.test_fair_page import SEED
+from tests.history.test_service import FOLD_AND_SHOWDOWN, make_user, stored_hand
+from tests.rules.test_fair_page import SEED
 
 pytestmark = pytest.mark.django_db
 NO_SUCH_HAND = "There is no stored hand with that number."

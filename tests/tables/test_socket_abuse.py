@@ -21,7 +21,7 @@ from games.live import service
 from games.models import Seat
 from svara_site.asgi import application
 from tests.live.tablekit import connect, make_player, make_table
-from tests.live.test_consumer import start, two_seated
+from tests.tables.test_consumer import start, two_seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
