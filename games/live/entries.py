@@ -12,7 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.live.document import Doc
+from games.live.document import Doc, Entry
 
 LOG_KEPT = 40
 # The computer's seat names, by level: stored in English (as msgids) in the seat, the log and the
@@ -39,7 +39,7 @@ MOVE_LINES = {
 }
 
 
-def entry(msg: str, **args: Any) -> dict[str, Any]:
+def entry(msg: str, **args: Any) -> Entry:
     """A line to word in each viewer's language: ``msg`` is marked with ``gettext_noop`` and has
     %(name)s placeholders; an argument may itself be an entry, or a list of names.
 
@@ -53,7 +53,7 @@ def entry(msg: str, **args: Any) -> dict[str, Any]:
     return {"msg": msg, **args}
 
 
-def entry_args(item: dict[str, Any]) -> dict[str, Any]:
+def entry_args(item: Entry) -> dict[str, Any]:
     """An entry's arguments, flat or (in a document written before) under ``args``."""
     nested = item.get("args")
     if isinstance(nested, dict):
@@ -104,7 +104,7 @@ def add_line(doc: Doc, msg: str, **args: Any) -> None:
     doc["log"] = [*doc["log"], entry(msg, **args)][-LOG_KEPT:]
 
 
-def set_notice(doc: Doc, notice: dict[str, Any] | str | None) -> None:
+def set_notice(doc: Doc, notice: Entry | str | None) -> None:
     """The one-off message for everyone: an ``entry`` (or a plain string, shown as it is)."""
     doc["notice"] = notice
 
