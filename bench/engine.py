@@ -2,7 +2,7 @@
 
 Each hand is shuffled with the real fair deck (HMAC-SHA-256 + Fisher-Yates), then played to the
 end by random legal moves (svara replays included). Prints a table and writes JSON to
-bench/results/engine.json. Target (issue 2): at least 20,000 heads-up hands per second.
+bench/results/engine.json. Target: at least 20,000 heads-up hands per second (docs/performance.md).
 
     python -m bench.engine [--seconds 2] [--repeats 5]
 """

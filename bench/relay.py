@@ -13,7 +13,7 @@ Two of them, as two floors:
 
 - ``StockRelayConsumer`` is the stack as it comes: Channels' own dispatch, channels-redis's
   default layer with its default settings, CPython's default collector
-  (``bench/relay_stock_asgi.py``). The issue's figure for the bare stack (about 460 relays a
+  (``bench/relay_stock_asgi.py``). The target's figure for the bare stack (about 460 relays a
   second unpaced on this machine) is this one's.
 - ``RelayConsumer`` is the stack as our consumers use it: our dispatch (games/tables/dispatch.py), the
   Pub/Sub layer and the collector settings of the site's servers (``bench/relay_asgi.py``).

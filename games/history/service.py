@@ -1,4 +1,4 @@
-"""Hand history (issue 7): a player's stored hands, and a hand replayed step by step.
+"""Hand history: a player's stored hands, and a hand replayed step by step.
 
 The replay is rebuilt from the stored hand file with the engine: step k is the hand after its
 first k accepted actions, seen through ``Hand.view_for(seat)``. Cards reach a step only through

@@ -1,4 +1,4 @@
-"""Hand history pages (issue 7): "My hands", a hand replayed step by step, its hand file.
+"""Hand history pages: "My hands", a hand replayed step by step, its hand file.
 
 Thin views over ``games.history.service``. Every step is its own URL (``?step=k``) that works without
 JavaScript; htmx requests for a step get just the replay fragment.

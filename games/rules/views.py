@@ -1,4 +1,4 @@
-"""The rules, FAQ, hand calculator and fair-deck pages (issue 7).
+"""The rules, FAQ, hand calculator and fair-deck pages.
 
 Thin views: the numbers come from ``games.rules.content`` (which gets them from the engine), the
 forms only read and check input, and the templates under templates/rules/ lay it out. Every page

@@ -174,7 +174,7 @@ def test_stake_seats_and_dark_play_are_fixed_while_anyone_sits(client, three_sea
     assert {"stake", "seat_count", "dark_play"} <= set(page.context["adminform"].readonly_fields)
     before = state_of(table)
 
-    # Posted anyway (as the staff did): not in the form, so nothing changes.
+    # Posted anyway (a hand-made request can): not in the form, so nothing changes.
     data = change_page_data(client, table)
     data.update({"stake": "200", "seat_count": "2"})
     data.pop("dark_play", None)
