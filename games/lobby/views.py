@@ -19,10 +19,9 @@ from accounts.services import wallet_balance
 from games.lobby import service as lobby
 from games.lobby.forms import TableForm
 from games.models import STAKES
+from games.tables.access import INVITES_SESSION_KEY
 
 log = logging.getLogger(__name__)
-
-INVITES_SESSION_KEY = lobby.INVITES_SESSION_KEY
 
 
 def home(request: HttpRequest) -> HttpResponse:

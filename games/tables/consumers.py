@@ -25,8 +25,8 @@ from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, practice, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
-from games.lobby.service import may_view_table
 from games.tables import socket_limits
+from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
 from games.tables.ui.regions import render_regions

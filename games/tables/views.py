@@ -16,20 +16,18 @@ from django.utils.safestring import SafeString
 from games.live import service
 from games.live.store import StateError
 from games.live.views import build_view
-from games.lobby import service as lobby
 from games.models import Table
+from games.tables.access import INVITES_SESSION_KEY, can_view
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
-
-INVITES_SESSION_KEY = lobby.INVITES_SESSION_KEY
 
 
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     invited = table.pk in request.session.get(INVITES_SESSION_KEY, [])
-    if not lobby.can_view(user=request.user, table=table, invited=invited):
+    if not can_view(user=request.user, table=table, invited=invited):
         # Private tables are not told apart from missing ones: the invite code is the secret.
         raise Http404("no such table")
     context = {
