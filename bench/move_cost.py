@@ -7,8 +7,9 @@ by the load bench's script (raise by the minimum while it is at most --raise-to,
 times each stage in CPU time of this process:
 
 - command: ``service.table_act`` (the compare-and-set in Redis, the engine, the announcement);
-- views: ``build_view`` for both players (each socket builds its own viewer's);
-- render: ``render_regions`` of both views (each socket renders its own frame);
+- views: ``build_view`` for both players (each socket builds its own viewer's: data, no words);
+- render: ``render_regions`` of both views (each socket renders its own frame, the log's words and
+  the cards included);
 - hand: what each hand adds between moves, per move: marking it settled and dealing the next
   (the documents, the writes and their announcements; not the database, which the worker does).
 
