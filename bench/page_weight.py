@@ -46,7 +46,7 @@ def _turn_page() -> tuple[str, object]:
 
     from accounts.services import grant_signup_bonus
     from games.live import service
-    from games.live.table import hand_of
+    from games.live.document import hand_of
     from games.models import Table
 
     users = []
