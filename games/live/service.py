@@ -31,7 +31,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
-from games.live import announced, events, records
+from games.live import announced, events, presence, records
 from games.live import table as t
 from games.live.clock import TurnClock
 from games.live.store import (
@@ -539,6 +539,10 @@ async def recover_lost_tables(*, held: set[str], now: float) -> list[int]:
 async def _sweep_forever() -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await presence.vouch()  # this process's sockets are still open (the staff's count)
+        except Exception:
+            log.warning("presence: could not vouch for this process's sockets", exc_info=True)
         try:
             await sweep_overdue()
         except Exception:  # the sweep must outlive a bad table or a store hiccup
