@@ -1,0 +1,101 @@
+"""The staff's pages of the room as a whole, inside the admin (its log-in, header and language):
+the room now (polled by htmx every few seconds) and the patterns worth a look, with the hands two
+players shared. Read-only; each needs view rights, checked here whatever link led to it."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.oversight import dashboard
+from games.oversight.patterns import DAYS, Patterns, hands_together, patterns_worth_a_look, window_days
+
+# The room's tables, seats and chips: what the dashboard shows.
+DASHBOARD_RIGHTS = ("games.view_table", "accounts.view_ledgeraccount")
+# Players and their hands: what the patterns point at.
+PATTERNS_RIGHTS = ("games.view_playedhand", "accounts.view_user")
+POLL_SECONDS = 10
+PATTERNS_SECONDS = 60  # the lists read a window of hands: computed at most once a minute
+PATTERNS_KEY = "oversight:patterns:{days}"
+
+
+def _require(request: HttpRequest, rights: tuple[str, ...]) -> None:
+    if not request.user.has_perms(rights):
+        raise PermissionDenied
+
+
+def room_pages(user: User) -> list[tuple[str, str]]:
+    """The pages of this part ``user`` may open, for the admin's index."""
+    pages = []
+    if user.has_perms(DASHBOARD_RIGHTS):
+        pages.append((reverse("oversight:dashboard"), _("The room now")))
+    if user.has_perms(PATTERNS_RIGHTS):
+        pages.append((reverse("oversight:patterns"), _("Patterns worth a look")))
+    return pages
+
+
+def _figures() -> dict[str, object]:
+    return {"room": dashboard.room_now(), "audit": dashboard.chip_audit(), "every": POLL_SECONDS}
+
+
+def room_dashboard(request: HttpRequest) -> HttpResponse:
+    _require(request, DASHBOARD_RIGHTS)
+    context = {**admin.site.each_context(request), "title": _("The room now"), **_figures()}
+    return TemplateResponse(request, "games/admin/room.html", context)
+
+
+def room_dashboard_figures(request: HttpRequest) -> HttpResponse:
+    """The figures alone: what the page polls."""
+    _require(request, DASHBOARD_RIGHTS)
+    return TemplateResponse(request, "games/admin/_room_now.html", _figures())
+
+
+def _patterns(days: int) -> Patterns:
+    key = PATTERNS_KEY.format(days=days)
+    found = cache.get(key)
+    if not isinstance(found, Patterns):
+        found = patterns_worth_a_look(days=days)
+        cache.set(key, found, PATTERNS_SECONDS)
+    return found
+
+
+def patterns_page(request: HttpRequest) -> HttpResponse:
+    _require(request, PATTERNS_RIGHTS)
+    days = window_days(request.GET.get("days"))
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Patterns worth a look"),
+        "found": _patterns(days),
+        "days_choices": DAYS,
+    }
+    return TemplateResponse(request, "games/admin/patterns.html", context)
+
+
+def hands_together_page(request: HttpRequest, a_id: int, b_id: int) -> HttpResponse:
+    _require(request, PATTERNS_RIGHTS)
+    days = window_days(request.GET.get("days"))
+    people = {user.pk: user for user in User.objects.filter(pk__in=[a_id, b_id])}
+    missing = [pk for pk in (a_id, b_id) if pk not in people]
+    if missing or a_id == b_id:
+        if missing:
+            message = _("There is no player #%(number)s; nothing was changed.") % {"number": missing[0]}
+        else:
+            message = _("A pair is two different players.")
+        messages.error(request, message)
+        return HttpResponseRedirect(reverse("oversight:patterns"))
+    a, b = people[a_id], people[b_id]
+    context = {
+        **admin.site.each_context(request),
+        "title": _("Hands %(a)s and %(b)s played together") % {"a": a, "b": b},
+        "a": a,
+        "b": b,
+        "days": days,
+        "rows": hands_together(a_id=a_id, b_id=b_id, days=days),
+    }
+    return TemplateResponse(request, "games/admin/hands_together.html", context)
