@@ -163,7 +163,8 @@ def logging_config(*, level: str, mail_admins: bool) -> dict[str, object]:
 
 def init_sentry(dsn: str, *, environment: str) -> bool:
     """Report errors to Sentry when ``SENTRY_DSN`` is set; nothing is sent otherwise. No personal
-    data (addresses, cookies, user names) goes with a report: send_default_pii stays off."""
+    data (addresses, user names) goes with a report: ``data_collection`` says so (it replaced
+    ``send_default_pii``, which now warns)."""
     if not dsn:
         return False
     import sentry_sdk
@@ -178,7 +179,7 @@ def init_sentry(dsn: str, *, environment: str) -> bool:
         dsn=dsn,
         integrations=[DjangoIntegration()],
         environment=environment,
-        send_default_pii=False,
+        data_collection={"user_info": False},
         traces_sample_rate=0.0,
     )
     return True
