@@ -232,10 +232,30 @@ def patterns_queries(client) -> int:
     return len(queries)
 
 
+def shared_queries(client, room) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{PATTERNS}{room.dumper.pk}/{room.partner.pk}/")
+    assert response.status_code == 200
+    return len(queries)
+
+
 def test_the_patterns_page_runs_the_same_number_of_queries_whatever_the_rows(client, boss):
-    play_room(seed=21, rounds=8)
+    small = play_room(seed=21, rounds=8)
     client.get(PATTERNS)
     few = patterns_queries(client)
+    few_shared = shared_queries(client, small)
     for seed in (22, 23, 24):
-        play_room(seed=seed, rounds=20, hours_ago=24 * seed / 10)
+        big = play_room(seed=seed, rounds=20, hours_ago=24 * seed / 10)
     assert patterns_queries(client) == few
+    assert shared_queries(client, big) == few_shared
+
+
+@pytest.mark.parametrize(
+    "query", ["days=%00", "days=" + "9" * 5000, "days=-7", "days=7.5", "days=", "days=1&days=x"]
+)
+def test_odd_windows_answer_a_weeks_page_never_an_error(client, boss, query):
+    ann, bob = person("ann"), person("bob")
+    lists = client.get(f"{PATTERNS}?{query}")
+    assert lists.status_code == 200 and lists.context["found"].days == 7
+    shared = client.get(f"{PATTERNS}{ann.pk}/{bob.pk}/?{query}")
+    assert shared.status_code == 200 and shared.context["days"] == 7
