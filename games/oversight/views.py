@@ -46,7 +46,12 @@ def _figures() -> dict[str, object]:
 
 def room_dashboard(request: HttpRequest) -> HttpResponse:
     _require(request, DASHBOARD_RIGHTS)
-    context = {**admin.site.each_context(request), "title": _("The room now"), **_figures()}
+    context = {
+        **admin.site.each_context(request),
+        "title": _("The room now"),
+        "may_see_patterns": request.user.has_perms(PATTERNS_RIGHTS),
+        **_figures(),
+    }
     return TemplateResponse(request, "games/admin/room.html", context)
 
 

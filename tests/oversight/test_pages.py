@@ -143,6 +143,8 @@ def test_each_page_needs_its_view_rights_and_is_linked_only_with_them(client, wi
         assert client.get(url).status_code == 403, url
     for url in allowed:
         assert client.get(url).status_code == 200, url
+    if DASHBOARD in allowed:  # the dashboard links the patterns only to who may open them
+        assert (f'href="{PATTERNS}"' in text_of(client.get(DASHBOARD))) == (PATTERNS in allowed)
     index = text_of(client.get("/admin/"))
     for url in refused[:1]:
         assert f'href="{url}"' not in index
