@@ -111,17 +111,9 @@ def chip_audit_now() -> ChipAudit:
 
 def room_now() -> RoomNow:
     """The room's figures, at most ``ROOM_SECONDS`` old."""
-    figures = cache.get(ROOM_KEY)
-    if not isinstance(figures, RoomNow):
-        figures = room_figures()
-        cache.set(ROOM_KEY, figures, ROOM_SECONDS)
-    return figures
+    return cache.get_or_set(ROOM_KEY, room_figures, ROOM_SECONDS)
 
 
 def chip_audit() -> ChipAudit:
     """The ledger's audit, at most ``AUDIT_SECONDS`` old."""
-    audit = cache.get(AUDIT_KEY)
-    if not isinstance(audit, ChipAudit):
-        audit = chip_audit_now()
-        cache.set(AUDIT_KEY, audit, AUDIT_SECONDS)
-    return audit
+    return cache.get_or_set(AUDIT_KEY, chip_audit_now, AUDIT_SECONDS)

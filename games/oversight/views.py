@@ -62,12 +62,9 @@ def room_dashboard_figures(request: HttpRequest) -> HttpResponse:
 
 
 def _patterns(days: int) -> Patterns:
-    key = PATTERNS_KEY.format(days=days)
-    found = cache.get(key)
-    if not isinstance(found, Patterns):
-        found = patterns_worth_a_look(days=days)
-        cache.set(key, found, PATTERNS_SECONDS)
-    return found
+    return cache.get_or_set(
+        PATTERNS_KEY.format(days=days), lambda: patterns_worth_a_look(days=days), PATTERNS_SECONDS
+    )
 
 
 def patterns_page(request: HttpRequest) -> HttpResponse:

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import LiveServer
-from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, Person, open_person, sign_up, wait_for_hand
+from tests.e2e.test_play_in_browser import DESKTOP, Person, open_person, pass_the_first_hand, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -49,12 +49,7 @@ def played(site_server: LiveServer, browser: Browser) -> dict[str, object]:
         seat.locator("input[name=buy_in]").fill("500")
         seat.get_by_role("button", name="Sit here").click()
         expect(person.page.locator("#table-seats .seat.me")).to_contain_text(person.name)
-    wait_for_hand([ann, bob], 1)
-    first = next(p for p in (ann, bob) if p.page.locator("#table-actions button.verb-decline").count())
-    _press(first, "decline")
-    _press(first, "fold")
-    for person in (ann, bob):
-        expect(person.page.locator("#table-pot")).to_contain_text("Hand 1:", timeout=WAIT_MS)
+    pass_the_first_hand([ann, bob])
     site_server.manage(
         "createsuperuser",
         "--noinput",
@@ -65,14 +60,6 @@ def played(site_server: LiveServer, browser: Browser) -> dict[str, object]:
         env={"DJANGO_SUPERUSER_PASSWORD": PASSWORD},
     )
     return {"ann": ann, "bob": bob, "table_url": table_url}
-
-
-def _press(person: Person, verb: str) -> None:
-    button = person.page.locator(f"#table-actions button.verb-{verb}")
-    expect(button).to_be_visible(timeout=WAIT_MS)
-    version = person.page.locator("#table-version").get_attribute("data-version")
-    button.click()
-    expect(person.page.locator("#table-version")).not_to_have_attribute("data-version", version or "")
 
 
 def staff_page(browser: Browser, url: str, *, locale: str) -> Page:

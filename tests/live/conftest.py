@@ -60,3 +60,11 @@ async def make_store(request: pytest.FixtureRequest, redis_prefix: str) -> Async
 @pytest.fixture
 def store(make_store: MakeStore) -> StateStore:
     return make_store()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def backend(request: pytest.FixtureRequest, settings) -> str:
+    """The room's own store, as the settings choose it: in memory, then on Redis."""
+    if request.param == "redis":
+        settings.REDIS_URL = request.getfixturevalue("redis_url")
+    return request.param

@@ -14,13 +14,6 @@ from tests.live.tablekit import connect, make_player, make_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(params=["memory", "redis"])
-def backend(request, settings) -> str:
-    if request.param == "redis":
-        settings.REDIS_URL = request.getfixturevalue("redis_url")
-    return request.param
-
-
 def counted() -> tuple[int, int]:
     now = presence.online()
     assert now is not None
