@@ -297,6 +297,8 @@ def _passed_on(*, since: datetime, limits: Thresholds) -> list[tuple[int, int, i
         .annotate(chips=Sum(_lost()), hands=Count("pk"))
         .order_by("-chips")[:CANDIDATES]
     )
+    # Past CANDIDATES rows (a flood of sign-ups) the smallest flows are not read: a newcomer's
+    # total loss then counts only its larger ones, which errs towards listing it.
     lost: dict[int, int] = {}
     top: dict[int, tuple[int, int, int]] = {}
     for user_id, to, chips, hands in flows:
