@@ -39,7 +39,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=true $(BIN)/lint-imports
-	$(BIN)/mypy
+	DEBUG=true $(BIN)/mypy
 
 format: install
 	$(BIN)/ruff format .

@@ -27,7 +27,7 @@ class User(AbstractUser):
     # that looks like one already taken. Kept in step by save().
     username_skeleton = models.TextField(default="", editable=False, db_index=True)
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = [
             models.UniqueConstraint(
                 fields=["computer_level"], condition=~Q(computer_level=""), name="user_one_computer_per_level"

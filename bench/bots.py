@@ -1,4 +1,4 @@
-"""Bot benchmark: chips won per hand by each level against baselines and each other (issue 6).
+"""Bot benchmark: chips won per hand by each level against baselines and each other.
 
 Format: duplicate heads-up. Each deal (a deck and, for svara replays, the decks after it, all from a
 fixed fair-deck seed) is played twice, the two players swapping seats, so the luck of the cards

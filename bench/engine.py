@@ -2,7 +2,7 @@
 
 Each hand is shuffled with the real fair deck (HMAC-SHA-256 + Fisher-Yates), then played to the
 end by random legal moves (svara replays included). Prints a table and writes JSON to
-bench/results/engine.json. Target (issue 2): at least 20,000 heads-up hands per second.
+bench/results/engine.json. Target: at least 20,000 heads-up hands per second (docs/performance.md).
 
     python -m bench.engine [--seconds 2] [--repeats 5]
 """
@@ -45,7 +45,7 @@ def bench_score(seconds: float) -> Rate:
 
 
 def play_random_hand(*, players: int, nonce: int, seed: str, rng: random.Random) -> Hand:
-    # As the site deals (games/live/table.py): the engine shuffles each deal's deck from the seeds.
+    # As the site deals (games/live/transitions.py): the engine shuffles each deal's deck from the seeds.
     hand = Hand.start(
         stake=10,
         names=NAMES[players],

@@ -77,7 +77,7 @@ APPLICATIONS = {
 # The relays' settings; svara's are --settings.
 SETTINGS = {"relay": "svara_site.settings", "stock-relay": "bench.settings_stock_relay"}
 # Each relay, and the floor it is in the targets' names: the stack as our consumers use it, and as
-# it comes (the issue's "bare stack").
+# it comes (the targets' "bare stack", docs/performance.md).
 RELAYS = {"relay": "tuned", "stock-relay": "stock"}
 VERSION_RE = re.compile(r'data-version="(\d+)"')
 EPOCH_RE = re.compile(r'data-epoch="([0-9a-z]*)"')
@@ -750,7 +750,7 @@ def _ratio(r: Row, relay: Row) -> dict[str, Any]:
 
 
 def verdicts(rows: list[Row]) -> dict[str, Any]:
-    """The issue's targets, where this run measured what they need."""
+    """The speed targets (docs/performance.md), where this run measured what they need."""
     out: dict[str, Any] = {}
     proxied = [r for r in rows if r.via == "nginx"]
     rows = [r for r in rows if r.via == "direct"]

@@ -7,8 +7,9 @@ by the load bench's script (raise by the minimum while it is at most --raise-to,
 times each stage in CPU time of this process:
 
 - command: ``service.table_act`` (the compare-and-set in Redis, the engine, the announcement);
-- views: ``build_view`` for both players (each socket builds its own viewer's);
-- render: ``render_regions`` of both views (each socket renders its own frame);
+- views: ``build_view`` for both players (each socket builds its own viewer's: data, no words);
+- render: ``render_regions`` of both views (each socket renders its own frame, the log's words and
+  the cards included);
 - hand: what each hand adds between moves, per move: marking it settled and dealing the next
   (the documents, the writes and their announcements; not the database, which the worker does).
 
@@ -32,6 +33,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from games.live.document import new_table_doc, seat_entry
 
 RESULTS = Path(__file__).resolve().parent / "results"
 STAGES = ("command", "views", "render", "hand")
@@ -59,10 +62,9 @@ def _setup(redis_url: str, prefix: str) -> None:
 
 
 def _new_doc(table_id: int) -> dict[str, Any]:
-    from games.live import table as t
 
     seats = [
-        t.seat_entry(user_id=table_id * 10 + i, name=f"bench{table_id}p{i}", chips=100_000) for i in range(2)
+        seat_entry(user_id=table_id * 10 + i, name=f"bench{table_id}p{i}", chips=100_000) for i in range(2)
     ]
     settings = {
         "id": table_id,
@@ -75,7 +77,7 @@ def _new_doc(table_id: int) -> dict[str, Any]:
         "private": False,
         "practice": False,
     }
-    doc = t.new_table_doc(table=settings, seats=seats)
+    doc = new_table_doc(table=settings, seats=seats)
     doc["epoch"] = secrets.token_hex(4)
     return doc
 
@@ -107,7 +109,7 @@ class Clock:
 
 async def _next_hand(table_id: int, clock: Clock, number: int) -> None:
     from games.live import service
-    from games.live import table as t
+    from games.live import transitions as t
 
     clock.start("hand")
     now = time.time()
@@ -124,11 +126,11 @@ async def _next_hand(table_id: int, clock: Clock, number: int) -> None:
 async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[int, int]) -> dict[str, float]:
     from django.utils import translation
 
-    from games.consumers import render_regions
     from games.live import service
     from games.live.store import get_state_store
-    from games.live.table import end_svara_pause
+    from games.live.transitions import end_svara_pause
     from games.live.views import build_view
+    from games.tables.ui.regions import render_regions
 
     store = get_state_store()
     clock = Clock()

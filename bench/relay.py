@@ -13,9 +13,9 @@ Two of them, as two floors:
 
 - ``StockRelayConsumer`` is the stack as it comes: Channels' own dispatch, channels-redis's
   default layer with its default settings, CPython's default collector
-  (``bench/relay_stock_asgi.py``). The issue's figure for the bare stack (about 460 relays a
+  (``bench/relay_stock_asgi.py``). The target's figure for the bare stack (about 460 relays a
   second unpaced on this machine) is this one's.
-- ``RelayConsumer`` is the stack as our consumers use it: our dispatch (games/dispatch.py), the
+- ``RelayConsumer`` is the stack as our consumers use it: our dispatch (games/tables/dispatch.py), the
   Pub/Sub layer and the collector settings of the site's servers (``bench/relay_asgi.py``).
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template import engines
 
-from games.dispatch import DirectDispatch
+from games.tables.dispatch import DirectDispatch
 
 FRAME = engines["django"].from_string(
     '<div id="table-version" hx-swap-oob="true" data-version="{{ version }}" data-epoch="relay" hidden></div>'

@@ -1,5 +1,5 @@
 """The site's settings with channels-redis's own layer at its defaults, for the stock relay
-(bench/relay_stock_asgi.py): the bare stack the issue's floor was first measured on.
+(bench/relay_stock_asgi.py): the bare stack the throughput target's floor was first measured on.
 
 Its defaults: every message a sorted-set entry popped by the receiving process, at most 100 queued
 per channel (more are dropped, which the bench counts as losses), expiring after 60 s.

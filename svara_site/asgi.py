@@ -26,9 +26,9 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
 from svara_site.origins import SameOriginValidator  # noqa: E402
 from svara_site.proxy import AccessLog, RealClient  # noqa: E402
+from svara_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = RealClient(
     AccessLog(

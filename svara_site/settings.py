@@ -110,14 +110,17 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "games.context_processors.site",
             ],
+            # The one card template on Django's pages: {% load cards %}{% card face %}.
+            "libraries": {"cards": "games.tables.ui.card_tags"},
         },
     },
     {
-        # Only the table's regions, rendered per viewer on every change (svara_site/jinja2.py).
+        # Only the table's regions and its cards, rendered per viewer on every change
+        # (games/tables/ui/jinja2.py).
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
-        "OPTIONS": {"environment": "svara_site.jinja2.environment"},
+        "OPTIONS": {"environment": "games.tables.ui.jinja2.environment"},
     },
 ]
 

@@ -30,13 +30,14 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("accounts.urls")),
-    path("", include("games.urls")),
-    path("", include("games.rules_urls")),
-    path("", include("games.practice_urls")),
-    path("", include("games.history_urls")),
+    path("", include("games.lobby.urls")),
+    path("", include("games.tables.urls")),
+    path("", include("games.rules.urls")),
+    path("", include("games.practice.urls")),
+    path("", include("games.history.urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):
     # Only svara_site/test_settings.py turns this on: under the production settings the test
-    # hooks' URLs do not exist at all (tests/web/test_lobby.py checks it in a subprocess).
-    urlpatterns += [path("test-hooks/", include("games.test_hooks"))]
+    # hooks' URLs do not exist at all (tests/lobby/test_pages.py checks it in a subprocess).
+    urlpatterns += [path("test-hooks/", include("games.tables.test_hooks"))]

@@ -85,10 +85,10 @@ async def _stopped_turn_clocks() -> AsyncIterator[None]:
     and let the commands its sockets sent finish (a hand's settlement may outlive the sockets),
     or the database would be flushed under a running transaction."""
     yield
-    from games.consumers import drain_commands
-    from games.live import service
+    from games.live import runtime
+    from games.tables.consumers import drain_commands
 
-    await service.stop_clocks()
+    await runtime.stop_clocks()
     await drain_commands()
 
 

@@ -194,10 +194,10 @@ def _move(*, locked: dict[int, LedgerAccount], legs: Legs) -> None:
         # Not reached while the locks hold; the caller's block rolls back whatever did move.
         held = dict(LedgerAccount.objects.filter(pk__in=list(moving)).values_list("pk", "balance"))
         debits = [pk for pk, amount in moving.items() if amount < 0]
-        pk = next((pk for pk in debits if held.get(pk, 0) < -moving[pk]), debits[0] if debits else None)
-        if pk is None:
+        short = next((pk for pk in debits if held.get(pk, 0) < -moving[pk]), debits[0] if debits else None)
+        if short is None:
             raise UnknownAccount("An account of this transaction disappeared while it was posted.")
-        raise _short(locked[pk], held=held.get(pk), needed=-moving[pk])
+        raise _short(locked[short], held=held.get(short), needed=-moving[short])
 
 
 def post(

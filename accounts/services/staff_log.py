@@ -35,7 +35,7 @@ PERMISSIONS: dict[str, str | None] = {
     Kind.RIGHTS: None,  # superusers only
 }
 
-_REFUSALS = {
+_REFUSALS: dict[str, str] = {
     Kind.BAN: gettext_noop("You do not have the right to ban players; nothing was changed."),
     Kind.LIFT_BAN: gettext_noop("You do not have the right to lift bans; nothing was changed."),
     Kind.WALLET_ADJUST: gettext_noop("You do not have the right to adjust wallets; nothing was changed."),

@@ -1,4 +1,4 @@
-"""The computer's play: decisions for a seat from what that seat may see (issue 6).
+"""The computer's play: decisions for a seat from what that seat may see.
 
     view = bot_view(hand, seat)                      # built from hand.view_for(seat) + hand.legal()
     verb, amount = decide(view, level="hard", rng=random.Random())

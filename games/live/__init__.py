@@ -1,1 +1,2 @@
-"""Tables in play: the versioned state store, the turn clock, and (later) the table service."""
+"""Tables in play, as data: the document and its changes, the commands that store them, the clock
+that fires their deadlines, and what each viewer may see (no HTML: games/tables/ui draws it)."""

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.live import records, service
-from games.live import table as t
+from games.live.document import position_of
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ async def eject_player(*, user: User) -> list[int]:
     left = []
     for table_id in await service.in_db(records.seated_table_ids)(user_id=user.pk):
         state = await service.load_table_state(table_id)
-        if t.position_of(state.doc, user.pk) is None:
+        if position_of(state.doc, user.pk) is None:
             # Seated in the database but not in the table's document: cash the seat out directly.
             await service.in_db(records.leave_seat)(
                 user_id=user.pk, table_id=table_id, key=f"eject:{table_id}:{user.pk}:{state.version}"

@@ -40,7 +40,7 @@ def record_sitting_out(*, table_id: int, user_id: int, sitting_out: bool) -> Tab
 def timeouts_between(*, before: dict[str, Any], after: dict[str, Any]) -> list[tuple[int, bool]]:
     """Who ran out of time from one table document to the next, and whether that sat them out.
 
-    Read from the seats' timeout counters (games.live.table.apply_timeout counts each one), so it
+    Read from the seats' timeout counters (games.live.transitions.apply_timeout counts each one), so it
     holds however many moves lie between the two documents.
     """
     counted = {seat["user_id"]: seat for seat in before.get("seats", []) if seat}

@@ -5,8 +5,6 @@ computer's seat is a system user whose moves the turn clock makes (table.apply_b
 
 from __future__ import annotations
 
-import time
-
 from channels.db import database_sync_to_async
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -15,17 +13,17 @@ from accounts.models import User
 from accounts.services.computer import computer_account
 from games.engine.bots import LEVELS
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live import service
-from games.live import table as t
+from games.live import process, service
+from games.live import transitions as t
+from games.live.document import Doc, Refused, position_of
+from games.live.entries import COMPUTER_NAMES
 from games.live.store import Versioned, get_state_store
 from games.models import Seat, Table
 
 PRACTICE_STAKE = 10
 PRACTICE_CHIPS = 500
 PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
-LEVEL_NAMES = t.COMPUTER_NAMES
-
-Refused = t.Refused
+LEVEL_NAMES = COMPUTER_NAMES
 
 
 def bot_user(*, level: str) -> User:
@@ -71,7 +69,7 @@ async def practice_start(*, user: User, level: str) -> int:
         raise Refused(_("log in to practise"))
     table_id, old = await database_sync_to_async(_open_practice_table)(user=user, level=level)
     for old_id in old:
-        await practice_close(table_id=old_id)
+        await service.close_practice_table(table_id=old_id)
     await service.load_table_state(table_id)  # builds the document; the first hand is scheduled
     return table_id
 
@@ -80,7 +78,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
     """Both sides back to 500 practice chips, once one side cannot play another hand."""
     state = await service.load_table_state(table_id)
     doc = state.doc
-    if not doc["table"].get("practice") or t.position_of(doc, user.pk) is None:
+    if not doc["table"].get("practice") or position_of(doc, user.pk) is None:
         raise Refused(_("this is not your practice table"))
     if doc["hand"] or doc["ended"]:
         raise Refused(_("finish the hand in play first"))
@@ -89,11 +87,11 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
         raise Refused(_("both sides can still play: a new game starts when one is out of chips"))
     await database_sync_to_async(_reset_chips)(table_id=table_id)
 
-    def reset(current: Versioned) -> t.Doc:
+    def reset(current: Versioned) -> Doc:
         new = current.doc
         for seat in new["seats"]:
             if seat:
-                new = t.set_chips(new, user_id=seat["user_id"], chips=PRACTICE_CHIPS, now=time.time())
+                new = t.set_chips(new, user_id=seat["user_id"], chips=PRACTICE_CHIPS, now=process.now())
         return new
 
     return await service.update_table(table_id, reset)
@@ -103,18 +101,6 @@ def _reset_chips(*, table_id: int) -> None:
     Seat.objects.filter(table_id=table_id).update(practice_chips=PRACTICE_CHIPS, sitting_out=False)
 
 
-async def practice_close(*, table_id: int) -> None:
-    """Close a practice table: nothing to cash out, the store forgets it."""
-    await database_sync_to_async(_close_in_db)(table_id=table_id)
-    await get_state_store().delete(str(table_id))
-
-
-def _close_in_db(*, table_id: int) -> None:
-    with transaction.atomic():
-        Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
-        Seat.objects.filter(table_id=table_id).delete()
-
-
 async def close_idle_practice_tables(
     *, now: float | None = None, states: dict[str, Versioned] | None = None
 ) -> list[int]:
@@ -122,7 +108,7 @@ async def close_idle_practice_tables(
 
     ``states`` (table id -> state) are the tables as the caller just read them; else every
     table is read."""
-    now = time.time() if now is None else now
+    now = process.now() if now is None else now
     if states is None:
         store = get_state_store()
         states = {}
@@ -134,6 +120,6 @@ async def close_idle_practice_tables(
         if not state.doc["table"].get("practice"):
             continue
         if state.doc.get("touched", now) < now - PRACTICE_IDLE_SECONDS:
-            await practice_close(table_id=int(key))
+            await service.close_practice_table(table_id=int(key))
             closed.append(int(key))
     return closed

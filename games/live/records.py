@@ -36,7 +36,8 @@ from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
 from games.engine.table_rules import can_be_dealt_in
 from games.live import events
-from games.live.table import Refused, ready_positions, seat_entry
+from games.live.document import Refused, seat_entry
+from games.live.transitions import ready_positions
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 
 
@@ -391,6 +392,13 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             unique_fields=["hand", "user"],
             update_fields=["position", "chips_before", "chips_after", "won"],
         )
+
+
+def close_practice_table(*, table_id: int) -> None:
+    """A practice table closed: its seats go (practice chips are not money, nothing is cashed out)."""
+    with transaction.atomic():
+        Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
+        Seat.objects.filter(table_id=table_id).delete()
 
 
 def tables_in_play() -> list[int]:

@@ -8,7 +8,6 @@ the ledger. A refusal raises ``Refused`` with a message for the staff member and
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,14 +25,15 @@ from accounts.services.staff_log import (
     check_token,
     record_staff_action,
 )
-from games.live import records, service
-from games.live import table as t
+from games.live import process, records, service
+from games.live import transitions as t
+from games.live.document import Doc, Refused, copy_doc, position_of
+from games.live.entries import LOG_KEPT, entry, set_notice
 from games.live.store import Versioned, get_state_store
 from games.models import Seat, Table, TableEvent
 
 log = logging.getLogger(__name__)
 
-Refused = t.Refused
 in_db = service.in_db
 
 # Fixed while anyone sits at the table: the hand in play, the buy-ins and the seats depend on them.
@@ -80,10 +80,10 @@ async def table_close(*, table_id: int, staff_user: User, reason: str, token: st
     await service.load_table_state(table_id)
     await service.settle(table_id=table_id)  # a hand that already ended is paid, not cancelled
 
-    def close(current: Versioned) -> t.Doc:
+    def close(current: Versioned) -> Doc:
         # Worded for each player in their language; the reason is staff's own words.
-        notice = t.entry(gettext_noop("The table was closed by staff: %(reason)s"), reason=reason)
-        doc = t.cancel_hand(current.doc, notice=notice, now=time.time())
+        notice = entry(gettext_noop("The table was closed by staff: %(reason)s"), reason=reason)
+        doc = t.cancel_hand(current.doc, notice=notice, now=process.now())
         doc["table"]["status"] = Table.Status.CLOSED
         doc["timer"] = None
         return doc
@@ -91,7 +91,7 @@ async def table_close(*, table_id: int, staff_user: User, reason: str, token: st
     await service.update_table(table_id, close)
     await in_db(_close_in_db)(table_id=table_id, staff_user=staff_user, reason=reason, token=token)
 
-    def empty_seats(current: Versioned) -> t.Doc:
+    def empty_seats(current: Versioned) -> Doc:
         doc = {**current.doc, "seats": [None] * len(current.doc["seats"])}
         return doc
 
@@ -153,18 +153,18 @@ async def seat_remove(
         table_id=table_id, user=user, staff_user=staff_user, reason=reason, token=token
     )
     state = await service.load_table_state(table_id)
-    pos = t.position_of(state.doc, user.pk)
+    pos = position_of(state.doc, user.pk)
     if pos is None:
         raise Refused(_("%(user)s is not seated at this table; nothing was changed.") % {"user": user})
     name = state.doc["seats"][pos]["name"]
 
-    def tell(current: Versioned) -> t.Doc:
-        doc = t.copy_doc(current.doc)
-        line = t.entry(
+    def tell(current: Versioned) -> Doc:
+        doc = copy_doc(current.doc)
+        line = entry(
             gettext_noop("%(name)s was removed from the table by staff: %(reason)s"), name=name, reason=reason
         )
-        doc["log"] = [*doc["log"], line][-t.LOG_KEPT :]
-        t.set_notice(doc, line)
+        doc["log"] = [*doc["log"], line][-LOG_KEPT:]
+        set_notice(doc, line)
         return doc
 
     if not state.doc["table"].get("practice"):
@@ -233,8 +233,8 @@ async def table_follow_settings(*, table_id: int, new: Mapping[str, Any]) -> Non
         await service.notify_lobby(table_id)
 
 
-def _with_settings(doc: t.Doc, new: Mapping[str, Any]) -> t.Doc:
-    doc = t.copy_doc(doc)
+def _with_settings(doc: Doc, new: Mapping[str, Any]) -> Doc:
+    doc = copy_doc(doc)
     doc["table"].update(new)
     count = new.get("seat_count")
     if count is not None:

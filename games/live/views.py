@@ -2,57 +2,26 @@
 
 Hidden cards never leave the server: a card is put into the view only when the engine's view for
 this viewer holds it (own cards, hands shown at a showdown) or it was shown at the showdown of the
-last hand. Templates get only this dict, so nothing can be hidden with CSS by mistake.
+last hand. Templates get only this dict, so nothing can be hidden with CSS by mistake. The view is
+data, no HTML: cards are the engine's, the log and the notice are the document's entries, and the
+table's regions word and draw them in the viewer's language (games/tables/ui/).
 """
 
 from __future__ import annotations
 
-import weakref
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-import orjson
-from django.utils import translation
-from markupsafe import Markup, escape
+from django.utils.translation import gettext as _
 
-from games.engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from games.engine.hand import BETTING, DARK, JOIN
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live.table import Doc, ended_chips, entry, hand_of, position_of, render_entry, shown_name
-from games.rules_content import card_name
-from svara_site.jinja2 import active_words
-
-# (language, card) -> the card's view: a card's words never change, and naming one asks the
-# catalogue a dozen times (games/rules_content.py). Shared, so read-only for the templates.
-_CARD_VIEWS: dict[tuple[str, int], dict[str, Any]] = {}
-
-
-def card_view(card: int, *, language: str | None = None) -> dict[str, Any]:
-    """The card's view in ``language`` (default the active one; a caller naming many cards
-    passes it, as asking Django for the active language costs more than the lookup here)."""
-    key = (language or translation.get_language() or "", card)
-    view = _CARD_VIEWS.get(key)
-    if view is None:
-        view = _CARD_VIEWS[key] = _card_view(card)
-    return view
-
-
-def _card_view(card: int) -> dict[str, Any]:
-    rank, suit = RANKS[card % 8], SUITS[card // 8]
-    return {
-        "text": rank + suit,
-        "rank": rank,
-        "suit": suit,
-        "symbol": SUIT_SYMBOLS[suit],
-        "red": suit in ("D", "H"),
-        # As players name the card, in the viewer's language: "seven of clubs", "седмица спатия".
-        "label": card_name(card),
-    }
+from games.live.document import Doc, hand_of, position_of
+from games.live.entries import join_names, shown_name
+from games.live.transitions import ended_chips
 
 
 def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]:
     """The view for one viewer. ``doc`` is only read: the sockets of a table share it."""
-    language = translation.get_language() or ""
     hand = hand_of(doc)
     info = doc["hand"]
     my_pos = position_of(doc, user_id) if user_id is not None else None
@@ -93,7 +62,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),
                 "has_cards": bool(player and player["has_cards"] and player["in_hand"]) and pause is None,
-                "cards": [card_view(c, language=language) for c in cards] if cards else None,
+                "cards": list(cards) if cards else None,
                 "points": points,
                 "is_me": pos == my_pos,
                 "is_dealer": pos == doc["dealer"],
@@ -113,10 +82,9 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         "hand": None,
         "last": _last_view(doc) if last else None,
         "timer": doc.get("timer"),
-        # Stored as entries shared by every viewer; worded here in this viewer's active language.
-        "log": (log := worded_log(doc)).lines,
-        "log_html": log.html,
-        "notice": render_entry(doc["notice"]) if doc.get("notice") is not None else None,
+        # Entries shared by every viewer, worded in each one's language by the regions.
+        "log": doc["log"],
+        "notice": doc.get("notice"),
         "actions": None,
         "new_game": _new_game_offered(doc),
     }
@@ -136,96 +104,6 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         if pause is None and legal is not None and my_index is not None and legal.seat == my_index:
             view["actions"] = _actions(hand, legal)
     return view
-
-
-# Words -> {entry as JSON: the line worded}. Each change adds a line to a log of up to 40 that
-# every viewer words again: remembered, the log costs a fifth. Per catalogue, like Words' own.
-_LINES: weakref.WeakKeyDictionary[Any, dict[bytes, str]] = weakref.WeakKeyDictionary()
-LINES_KEPT: Final = 20_000  # per language; all forgotten at once when full (lines are cheap to redo)
-
-
-@dataclass(frozen=True, slots=True)
-class WordedLog:
-    """A document's log worded in one language: its lines, and the lines as the region's list items."""
-
-    entries: list[Any]  # the document's log itself: the same list is worded the same
-    lines: list[str]
-    items: list[str]  # each line as an escaped <li>
-    html: Markup  # the items joined: the region's list, one string to place
-
-    @classmethod
-    def of(cls, *, entries: list[Any], lines: list[str], items: list[str]) -> WordedLog:
-        return cls(entries=entries, lines=lines, items=items, html=Markup("".join(items)))
-
-
-# Words -> {table id: the log last worded for that table}. The sockets of a table in one process
-# share one document (games/live/announced.py): every viewer after the first in a language takes
-# the first one's words. And a change mostly adds a line or two to the last log and drops as many
-# from its start: found by comparing the entries (a C-level comparison), only the new lines are
-# worded and escaped. Anything else is worded again from the remembered lines (_word_lines).
-_WORDED: weakref.WeakKeyDictionary[Any, dict[Any, WordedLog]] = weakref.WeakKeyDictionary()
-WORDED_KEPT: Final = 1_000  # tables per language; all forgotten at once when full
-NEW_LINES_FOLLOWED: Final = 4  # a change adds at most a few lines; more than that is worded anew
-
-
-def worded_log(doc: Doc) -> WordedLog:
-    """The table's log in the active language (a plain-string line is shown as it is). What it
-    returns may be shared with other viewers of the same document: read-only."""
-    words = active_words()
-    log = doc["log"]
-    by_table = _WORDED.get(words)
-    if by_table is None or len(by_table) >= WORDED_KEPT:
-        by_table = _WORDED[words] = {}
-    table_id = doc["table"].get("id")
-    last = by_table.get(table_id)
-    if last is not None and last.entries is log:
-        return last
-    worded = _follow(last, log, words) if last is not None else None
-    if worded is None:
-        lines = _word_lines(log, words)
-        worded = WordedLog.of(entries=log, lines=lines, items=[_item(line) for line in lines])
-    by_table[table_id] = worded
-    return worded
-
-
-def _follow(last: WordedLog, log: list[Any], words: Any) -> WordedLog | None:
-    """``log`` as ``last``'s tail plus a few new entries, worded from ``last``; None if it is not."""
-    for new in range(min(NEW_LINES_FOLLOWED, len(log)) + 1):
-        kept = len(log) - new
-        if kept > len(last.entries):
-            continue
-        start = len(last.entries) - kept
-        if log[:kept] == last.entries[start:]:
-            added = _word_lines(log[kept:], words)
-            return WordedLog.of(
-                entries=log,
-                lines=last.lines[start:] + added,
-                items=last.items[start:] + [_item(line) for line in added],
-            )
-    return None
-
-
-def _item(line: str) -> str:
-    return f"<li>{escape(line)}</li>"
-
-
-def _word_lines(log: list[Any], words: Any) -> list[str]:
-    if not log:
-        return []
-    lines = _LINES.get(words)
-    if lines is None or len(lines) >= LINES_KEPT:
-        lines = _LINES[words] = {}
-    out = []
-    for item in log:
-        if not isinstance(item, dict):
-            out.append(str(item))
-            continue
-        key = orjson.dumps(item, option=orjson.OPT_NON_STR_KEYS)
-        line = lines.get(key)
-        if line is None:
-            line = lines[key] = render_entry(item, gettext=words.gettext)
-        out.append(line)
-    return out
 
 
 def _actions(hand, legal) -> dict[str, Any]:
@@ -253,7 +131,7 @@ def _actions(hand, legal) -> dict[str, Any]:
 def _pause_view(doc: Doc, pause: dict[str, Any]) -> dict[str, Any]:
     names = [doc["seats"][p]["name"] for p in pause["tied"] if doc["seats"][p]]
     # Worded as the log words a list of names ("ann and bob", the computer's in the viewer's words).
-    worded = render_entry(entry("%(names)s", names=names))
+    worded = join_names([shown_name(name) for name in names], gettext=_)
     return {"until": pause["until"], "names": worded, "points": pause["points"]}
 
 

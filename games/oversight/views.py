@@ -14,12 +14,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.oversight import dashboard
+from games.oversight.access import DASHBOARD_RIGHTS, PATTERNS_RIGHTS
 from games.oversight.patterns import DAYS, Patterns, hands_together, patterns_worth_a_look, window_days
 
-# The room's tables, seats and chips: what the dashboard shows.
-DASHBOARD_RIGHTS = ("games.view_table", "accounts.view_ledgeraccount")
-# Players and their hands: what the patterns point at.
-PATTERNS_RIGHTS = ("games.view_playedhand", "accounts.view_user")
 POLL_SECONDS = 10
 PATTERNS_SECONDS = 60  # the lists read a window of hands: computed at most once a minute
 PATTERNS_KEY = "oversight:patterns:{days}"
@@ -28,16 +25,6 @@ PATTERNS_KEY = "oversight:patterns:{days}"
 def _require(request: HttpRequest, rights: tuple[str, ...]) -> None:
     if not request.user.has_perms(rights):
         raise PermissionDenied
-
-
-def room_pages(user: User) -> list[tuple[str, str]]:
-    """The pages of this part ``user`` may open, for the admin's index."""
-    pages = []
-    if user.has_perms(DASHBOARD_RIGHTS):
-        pages.append((reverse("oversight:dashboard"), _("The room now")))
-    if user.has_perms(PATTERNS_RIGHTS):
-        pages.append((reverse("oversight:patterns"), _("Patterns worth a look")))
-    return pages
 
 
 def _figures() -> dict[str, object]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from accounts.models import User
-from games.oversight.views import room_pages as pages_for
+from games.oversight.access import room_pages as pages_for
 
 register = template.Library()
 

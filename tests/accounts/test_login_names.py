@@ -160,7 +160,7 @@ def test_the_skeleton_is_kept_in_step_with_the_username(make_user):
     assert User.objects.get(pk=user.pk).username_skeleton == username_skeleton("victim")
 
 
-# Cyrillic letters that are drawn like Latin ones (the attack of the issue), as a reader sees them.
+# Cyrillic letters that are drawn like Latin ones (the look-alike name attack), as a reader sees them.
 CYRILLIC_LOOK_ALIKES = {
     "a": "а",
     "c": "с",

@@ -14,7 +14,7 @@ from channels.consumer import AsyncConsumer
 
 from bench import harness as procs
 from bench import load, relay
-from games.dispatch import DirectDispatch
+from games.tables.dispatch import DirectDispatch
 
 VERSION = re.compile(r'data-version="(\d+)"')
 

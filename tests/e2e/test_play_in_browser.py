@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.cards import RANKS, SUITS, parse_card
-from games.live.views import card_view
+from games.tables.ui.cards import card_face
 from tests.e2e.conftest import ARTIFACTS, LiveServer, sign_up_in
 
 pytestmark = pytest.mark.browser
@@ -42,7 +42,7 @@ HANDS: dict[tuple[int, int], dict[str, list[str]]] = {
 
 
 def label(text: str) -> str:
-    return card_view(parse_card(text))["label"]
+    return card_face(parse_card(text)).name
 
 
 def deck(hand: int, deal: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""The engine's fast paths agree with the straightforward ones (issue 2, bench/engine.py).
+"""The engine's fast paths agree with the straightforward ones (bench/engine.py times them).
 
 ``Hand.act`` accepts the usual moves in a few steps of its own and asks ``refusal_code`` only for
 the rest; the cap is remembered between the moves that can change it; ``legal()`` builds its

@@ -8,12 +8,14 @@ Redis keys are removed by prefix afterwards, never with FLUSHDB: other tests sha
 
 from __future__ import annotations
 
+import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 import pytest
 import redis.asyncio as aioredis
 
+from games.live import process
 from games.live.store import MemoryStateStore, RedisStateStore, StateStore
 
 MakeStore = Callable[[], StateStore]
@@ -68,3 +70,22 @@ def backend(request: pytest.FixtureRequest, settings) -> str:
     if request.param == "redis":
         settings.REDIS_URL = request.getfixturevalue("redis_url")
     return request.param
+
+
+class FakeTime:
+    """A clock that stands still until a test moves it (``at``): the table's timers then fire when
+    the test says, not seconds later."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+
+@pytest.fixture
+def fake_time() -> Iterator[FakeTime]:
+    """Every command and turn clock of this process reads the test's clock (process.time_source)."""
+    clock = FakeTime(time.time())
+    with process.time_source(clock):
+        yield clock

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from games.engine.cards import parse_card
-from games.live.views import card_view
+from games.tables.ui.cards import card_face
 
 SEAT_RE = re.compile(
     r'<div class="seat[^"]*" data-position="(\d+)">(.*?)</div>\s*(?=<div class="seat|</section>)', re.S
@@ -14,7 +14,7 @@ LABEL_RE = re.compile(r'aria-label="([^"]+ of (?:clubs|diamonds|hearts|spades))"
 
 
 def label(text: str) -> str:
-    return card_view(parse_card(text))["label"]
+    return card_face(parse_card(text)).name
 
 
 def labels_in(frame: str) -> set[str]:

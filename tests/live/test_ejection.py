@@ -11,8 +11,8 @@ from accounts.services import ban_user, wallet_balance
 from games.live import service
 from games.models import Seat
 from tests.live.tablekit import connect
-from tests.live.test_consumer import start, two_seated
 from tests.live.test_service_hands import audit_clean
+from tests.tables.test_consumer import start, two_seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,7 +10,8 @@ from asgiref.sync import async_to_sync
 from django.db import transaction
 
 from games.live import events, service
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import copy_doc, hand_of
 from games.models import TableEvent
 from tests.live.tablekit import make_player, make_table
 
@@ -65,7 +66,7 @@ def test_an_event_is_written_in_the_callers_transaction(hand_in_play):
 
 def test_a_timeout_is_found_between_the_documents_around_the_deadline(hand_in_play):
     table, ann, bob, doc = hand_in_play
-    hand = t.hand_of(doc)
+    hand = hand_of(doc)
     to_act = doc["hand"]["players"][hand.to_act]
     after = t.apply_timeout(doc, now=time.time())
     assert events.timeouts_between(before=doc, after=after) == [(to_act, False)]
@@ -78,9 +79,9 @@ def test_a_timeout_is_found_between_the_documents_around_the_deadline(hand_in_pl
 
 def test_the_timeout_that_sits_a_player_out_is_recorded_as_both(hand_in_play):
     table, ann, bob, doc = hand_in_play
-    hand = t.hand_of(doc)
+    hand = hand_of(doc)
     to_act = doc["hand"]["players"][hand.to_act]
-    before = t.copy_doc(doc)
+    before = copy_doc(doc)
     seat = next(s for s in before["seats"] if s and s["user_id"] == to_act)
     seat["timeouts"] = t.TIMEOUTS_TO_SIT_OUT - 1  # timed out in an earlier hand already
     after = t.apply_timeout(before, now=time.time())

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from accounts.services import wallet_balance
 from games.engine.hand import Hand
 from games.live import service
-from games.live.table import log_text
+from games.live.entries import log_text
 from games.live.views import build_view
 from tests.live.test_service_hands import act, audit_clean, seated_table, to_act
 

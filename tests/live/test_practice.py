@@ -12,12 +12,12 @@ from django.utils import translation
 
 from accounts.models import LedgerAccount
 from accounts.services import wallet_balance
-from games.consumers import render_regions
 from games.engine.hand import Hand
-from games.history import replay_steps
-from games.live import practice, service
+from games.history.service import replay_steps
+from games.live import practice, runtime, service
 from games.live.views import build_view
 from games.models import PlayedHand, Seat, Table
+from games.tables.ui.regions import render_regions
 from tests.live.tablekit import make_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 async def human_plays_until_a_hand_ends(table_id: int, user, *, limit: float = 30) -> None:
     """Act for the human (cheaply: decline dark, call or pass) while the clock moves the bot."""
-    service.ensure_clock()
+    runtime.ensure_clock()
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     while loop.time() < end:

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.services import audit_ledger, seat_balance, wallet_adjust, wallet_balance
 from games.live import records
-from games.live.table import Refused
+from games.live.document import Refused
 from tests.accounts.test_concurrency import run_together
 from tests.live.tablekit import make_player, make_table
 

@@ -22,7 +22,8 @@ from accounts.services import LedgerError, seat_balance
 from games.engine.fairness import new_server_seed, seed_hash
 from games.engine.hand import Hand
 from games.live import records, service
-from games.live import table as t
+from games.live import transitions as t
+from games.live.document import Doc, new_table_doc
 from games.models import HandPlayer, PlayedHand, Seat, Table
 from tests.live.tablekit import make_player, make_table
 
@@ -31,16 +32,16 @@ START_BUDGET = 5  # number the hand, its record, its players' rows
 SETTLE_BUDGET = 12  # lock the record, the ledger posting, the stored hand, its players' rows
 
 
-def seated(n: int, *, buy_in: int = 500) -> tuple[Table, t.Doc]:
+def seated(n: int, *, buy_in: int = 500) -> tuple[Table, Doc]:
     table = make_table(seat_count=max(2, n), dark_play=False)
     for pos in range(n):
         user = make_player(f"p{pos}")
         records.sit_down(user=user, table_id=table.pk, position=pos, buy_in=buy_in)
-    doc = t.new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
+    doc = new_table_doc(table=records.table_settings(table), seats=records.seats_from_db(table))
     return table, doc
 
 
-def begin(table_id: int, doc: t.Doc) -> tuple[t.Doc, records.Lineup]:
+def begin(table_id: int, doc: Doc) -> tuple[Doc, records.Lineup]:
     """What start_next_hand does around the store write: number and record, then deal."""
     seed = new_server_seed()
     lineup = records.Lineup.of_doc(doc)
@@ -51,7 +52,7 @@ def begin(table_id: int, doc: t.Doc) -> tuple[t.Doc, records.Lineup]:
     return doc, lineup
 
 
-def fold_out(doc: t.Doc) -> t.Doc:
+def fold_out(doc: Doc) -> Doc:
     """Everyone to act folds until one player is left: the hand ends."""
     while doc["hand"]:
         hand = doc["hand"]

@@ -8,7 +8,7 @@ import logging
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.live import records, service
+from games.live import records, runtime, service
 from games.live.store import get_state_store
 from games.models import PlayedHand
 from tests.live.tablekit import connect
@@ -83,7 +83,7 @@ async def test_after_a_flush_the_sweep_brings_back_a_table_in_play_and_its_pages
     _, old_epoch = a.version
     await _flush(table.pk)
 
-    await service.sweep_overdue()  # the worker's or any serving process's, every few seconds
+    await runtime.sweep_overdue()  # the worker's or any serving process's, every few seconds
 
     state = await get_state_store().get(str(table.pk))
     assert state is not None and state.doc["epoch"] != old_epoch
@@ -99,7 +99,7 @@ async def test_after_a_flush_the_sweep_brings_back_a_table_in_play_and_its_pages
 async def test_a_table_nobody_plays_at_is_not_brought_back(backend) -> None:
     table, (ann,) = await seated_table(["ann"])
     await _flush(table.pk)
-    assert await service.recover_lost_tables(held=set(), now=0) == []
+    assert await runtime.recover_lost_tables(held=set(), now=0) == []
     assert await get_state_store().get(str(table.pk)) is None
 
 
@@ -116,17 +116,17 @@ async def test_a_table_that_keeps_failing_is_retried_with_backoff_and_holds_up_n
     await store.compare_and_set(
         str(broken.pk), expected_version=state.version, doc=bad, deadline=state.deadline
     )
-    service._failing.clear()
+    runtime._failing.clear()
     caplog.set_level(logging.ERROR, logger="games.live.service")
     later = state.deadline.at + 60
 
-    assert await service.sweep_overdue(now=later) == 1  # the good table's hand was dealt
+    assert await runtime.sweep_overdue(now=later) == 1  # the good table's hand was dealt
     assert (await store.get(str(good.pk))).doc["hand"] is not None
     assert f"table {broken.pk}: its deadline failed (1 in a row)" in caplog.text
     # Not retried on the next sweep, but once its backoff has passed.
     caplog.clear()
-    await service.sweep_overdue(now=later + 1)
+    await runtime.sweep_overdue(now=later + 1)
     assert "its deadline failed" not in caplog.text
-    await service.sweep_overdue(now=later + service.RETRY_FIRST + 1)
+    await runtime.sweep_overdue(now=later + runtime.RETRY_FIRST + 1)
     assert "(2 in a row)" in caplog.text
-    service._failing.clear()
+    runtime._failing.clear()

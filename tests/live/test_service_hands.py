@@ -9,9 +9,10 @@ from django.core.management import call_command
 
 from accounts.services import seat_balance, wallet_balance
 from games.engine.handfile import replay
-from games.live import service, testing
+from games.live import process, runtime, service, testing
+from games.live.clock import TurnClock
+from games.live.entries import log_text, notice_text
 from games.live.store import get_state_store
-from games.live.table import log_text, notice_text
 from games.models import HandPlayer, PlayedHand, Seat
 from tests.live.tablekit import make_player, make_table
 
@@ -58,7 +59,7 @@ async def deal_the_replay(table) -> None:
     """End a svara's pause now, as its timer does."""
     state = await service.load_table_state(table.pk)
     due = await get_state_store().claim_due(now=state.doc["timer"]["at"] + 0.01)
-    await service.handle_due(next(d for d in due if d.table_id == str(table.pk)))
+    await runtime.handle_due(next(d for d in due if d.table_id == str(table.pk)))
 
 
 def audit_clean() -> None:
@@ -157,37 +158,42 @@ async def test_four_players_dark_bets_and_a_svara_with_a_joiner():
     await sync_to_async(audit_clean)()
 
 
-async def test_timeouts_fold_and_two_in_a_row_sit_out():
-    table, (_ann, _bob) = await seated_table(["ann", "bob"], dark_play=False, turn_seconds=1)
-    service.ensure_clock()
-    state = await service.start_next_hand(table_id=table.pk)
-    first = await to_act(table)
-    # Nobody acts: the clock folds the player to act; the other wins the antes.
-    for _ in range(40):
+async def run_timers(table, fake_time, *, until, most: int = 12):
+    """Fire the table's timers one by one, as the turn clock does when each falls due, the test's
+    clock moved to each deadline in turn, until ``until(doc)`` holds; the state then."""
+    clock = TurnClock(get_state_store(), runtime.handle_due, now=process.now)
+    for _ in range(most):
         state = await service.load_table_state(table.pk)
-        if state.doc["hand"] is None and state.doc["ended"] is None:
-            break
-        await _sleep(0.1)
+        if until(state.doc):
+            return state
+        assert state.doc["timer"], log_text(state.doc)
+        fake_time.at = max(fake_time.at, state.doc["timer"]["at"])
+        assert await clock.tick() == 1
+    raise AssertionError(f"not reached after {most} timers: {log_text(state.doc)}")
+
+
+async def test_timeouts_fold_and_two_in_a_row_sit_out(fake_time):
+    table, (_ann, _bob) = await seated_table(["ann", "bob"], dark_play=False, turn_seconds=1)
+    await service.start_next_hand(table_id=table.pk)
+    first = await to_act(table)
+    turn = (await service.load_table_state(table.pk)).doc["timer"]
+    assert turn["kind"] == "turn" and turn["at"] == fake_time.at + 1
+    # Nobody acts: the clock folds the player to act; the other wins the antes.
+    state = await run_timers(table, fake_time, until=lambda doc: doc["hand"] is None and doc["ended"] is None)
+    assert fake_time.at == turn["at"]  # at the turn's deadline, not before
     loser = state.doc["seats"][
         next(p for p, s in enumerate(state.doc["seats"]) if s and s["user_id"] == first)
     ]
     assert loser["timeouts"] == 1 and not loser["sitting_out"]
     assert "ran out of time" in " ".join(log_text(state.doc))
+
+    def first_sits_out(doc) -> bool:
+        return next(s for s in doc["seats"] if s and s["user_id"] == first)["sitting_out"]
+
     # The next hand starts on its own timer; the same player times out again and sits out.
-    for _ in range(150):
-        state = await service.load_table_state(table.pk)
-        seat = next(s for s in state.doc["seats"] if s and s["user_id"] == first)
-        if seat["sitting_out"]:
-            break
-        await _sleep(0.1)
-    assert seat["sitting_out"], log_text(state.doc)
+    state = await run_timers(table, fake_time, until=first_sits_out)
+    assert "sits out after 2 timeouts" in " ".join(log_text(state.doc))
     await sync_to_async(audit_clean)()
-
-
-async def _sleep(seconds: float) -> None:
-    import asyncio
-
-    await asyncio.sleep(seconds)
 
 
 async def test_repeated_action_id_is_applied_once_and_stale_versions_are_refused():
@@ -258,13 +264,13 @@ async def test_a_deadline_claimed_by_a_process_that_died_is_fired_by_the_sweep()
     # A process claims the turn deadline and dies before handling it.
     claimed = await get_state_store().claim_due(now=state.deadline.at + 10)
     assert [c.table_id for c in claimed] == [str(table.pk)]
-    assert await service.sweep_overdue(now=state.deadline.at + 1) == 0  # not overdue enough yet
-    assert await service.sweep_overdue(now=state.deadline.at + 10) == 1
+    assert await runtime.sweep_overdue(now=state.deadline.at + 1) == 0  # not overdue enough yet
+    assert await runtime.sweep_overdue(now=state.deadline.at + 10) == 1
     state = await service.load_table_state(table.pk)
     seat = next(s for s in state.doc["seats"] if s and s["user_id"] == first)
     assert seat["timeouts"] == 1
     assert state.doc["hand"] is None  # heads-up: the timeout folded the hand
     # Sweeping again changes nothing: the state no longer carries that deadline.
     version = state.version
-    await service.sweep_overdue(now=state.deadline.at - 100 if state.deadline else 0)
+    await runtime.sweep_overdue(now=state.deadline.at - 100 if state.deadline else 0)
     assert (await service.load_table_state(table.pk)).version == version

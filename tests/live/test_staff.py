@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from accounts.services import wallet_balance
 from games.live import service
-from games.live.table import notice_text
+from games.live.entries import notice_text
 from games.models import PlayedHand, Seat, Table, TableEvent
 from tests.live.tablekit import make_player, make_table
 from tests.staff_pages import confirm, list_action, preview

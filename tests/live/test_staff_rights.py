@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from accounts.models import LedgerAccount, StaffAction
 from games.live import service, staff
-from games.live.table import log_text, notice_text
+from games.live.entries import log_text, notice_text
 from games.models import Seat, Table, TableEvent
 from tests.live.tablekit import connect, make_player, make_table
 from tests.staff_pages import confirm, list_action, messages_of
@@ -174,7 +174,7 @@ def test_stake_seats_and_dark_play_are_fixed_while_anyone_sits(client, three_sea
     assert {"stake", "seat_count", "dark_play"} <= set(page.context["adminform"].readonly_fields)
     before = state_of(table)
 
-    # Posted anyway (as the staff did): not in the form, so nothing changes.
+    # Posted anyway (a hand-made request can): not in the form, so nothing changes.
     data = change_page_data(client, table)
     data.update({"stake": "200", "seat_count": "2"})
     data.pop("dark_play", None)
@@ -272,7 +272,7 @@ async def test_a_removed_player_and_the_table_are_told_why():
 def test_the_removal_notice_is_worded_in_bulgarian(three_seated):
     from django.utils import translation
 
-    from games.live.table import render_entry
+    from games.tables.ui.log import render_entry
 
     table, players = three_seated
     async_to_sync(staff.seat_remove)(

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.live import service, testing
-from games.live import table as t
+from games.live import runtime, service, testing
+from games.live import transitions as t
+from games.live.document import Refused
+from games.live.entries import log_text
 from games.live.store import get_state_store
-from games.live.table import log_text
 from games.live.views import build_view
 from tests.live.test_service_hands import act, deck, seated_table, to_act
 
@@ -39,7 +40,7 @@ async def test_a_tie_nobody_can_join_shows_the_tied_hands_before_the_replay() ->
         assert shown == {"ann": (30, 3), "bob": (30, 3)}
         assert view["hand"]["svara_pause"]["points"] == 30
         assert view["actions"] is None
-    with pytest.raises(t.Refused, match="replay is dealt in a moment"):
+    with pytest.raises(Refused, match="replay is dealt in a moment"):
         await act(table, ann if state.doc["hand"]["players"][0] == ann.pk else bob, "fold")
 
 
@@ -47,7 +48,7 @@ async def test_after_the_pause_the_replay_is_dealt_and_timed() -> None:
     table, ann, bob, state = await _tie_heads_up()
     due = await get_state_store().claim_due(now=state.doc["timer"]["at"] + 0.01)
     assert [d.table_id for d in due] == [str(table.pk)]
-    await service.handle_due(due[0])
+    await runtime.handle_due(due[0])
     after = await service.load_table_state(table.pk)
     assert not t.in_svara_pause(after.doc) and after.doc["timer"]["kind"] == "turn"
     view = build_view(after.doc, user_id=ann.pk, version=after.version)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.live import service
+from games.live import runtime, service
 from games.live.store import get_state_store
 from games.models import TableEvent
 from tests.live.test_service_hands import seated_table, to_act
@@ -27,7 +27,7 @@ async def test_the_table_service_records_each_thing_a_player_does() -> None:
     state = await service.start_next_hand(table_id=table.pk)
     late = await to_act(table)
     due = await get_state_store().claim_due(now=state.deadline.at + 1)
-    await service.handle_due(due[0])  # the turn clock folds the player to act
+    await runtime.handle_due(due[0])  # the turn clock folds the player to act
     await service.table_leave(user=ann, table_id=table.pk)
 
     events = await sync_to_async(_events)(table.pk)

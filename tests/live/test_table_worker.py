@@ -19,7 +19,7 @@ from asgiref.sync import sync_to_async
 
 from accounts.services import seat_balance
 from bench import harness as procs
-from games.live import service
+from games.live import process, runtime, service
 from games.live.clock import TurnClock
 from games.live.store import get_state_store
 from games.models import PlayedHand
@@ -38,7 +38,7 @@ def serving_under_the_worker(settings: Any, redis_url: str, postgres_db: None) -
 async def test_a_serving_process_leaves_the_hand_it_ended_to_the_worker(
     serving_under_the_worker: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert service.ensure_clock() is None  # the sweep alone: the worker fires the deadlines
+    assert runtime.ensure_clock() is None  # the sweep alone: the worker fires the deadlines
     table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False)
     await service.start_next_hand(table_id=table.pk)
     first = await user_to_act(table)
@@ -53,8 +53,8 @@ async def test_a_serving_process_leaves_the_hand_it_ended_to_the_worker(
     assert await sync_to_async(seat_balance)(user=folder, table_id=table.pk) == 500
 
     # The worker's clock takes it on its next tick: settled, the next hand due after the pause.
-    monkeypatch.setattr(service, "_worker", True)
-    assert await TurnClock(get_state_store(), service.handle_due).tick() == 1
+    monkeypatch.setattr(process, "_worker", True)
+    assert await TurnClock(get_state_store(), runtime.handle_due).tick() == 1
     state = await service.load_table_state(table.pk)
     assert state.doc["ended"] is None and state.doc["timer"]["kind"] == "start"
     record = await sync_to_async(PlayedHand.objects.get)(table=table, number=1)
@@ -123,7 +123,7 @@ async def test_the_worker_deals_and_settles_for_two_servers_and_the_sweep_stands
 
         other = bob if second_hand is ann else ann
         await other.until(lambda f: "ran out of time" in f, what="the timeout, by the sweep", timeout=20)
-        assert time.monotonic() - dealt >= 2 + service.OVERDUE_GRACE - 1
+        assert time.monotonic() - dealt >= 2 + runtime.OVERDUE_GRACE - 1
         # The player who ran out of time gets that frame too (it may come a moment after the other's).
         timed_out = await second_hand.until(lambda f: "ran out of time" in f, what="its timeout", timeout=5)
         assert not moves(timed_out)

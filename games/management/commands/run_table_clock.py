@@ -2,7 +2,7 @@
 happening for every table in the store even when no player is connected to this process.
 
 With ``LIVE_TABLE_WORKER`` set this is the table worker: the serving processes run no clock and
-leave every hand's settlement to it (games/live/service.py). On Redis one worker runs at a time
+leave every hand's settlement to it (games/live/runtime.py). On Redis one worker runs at a time
 (games/live/lease.py): a second one stands by and takes over when the first stops."""
 
 import asyncio
@@ -13,7 +13,7 @@ import redis
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.live import service
+from games.live import process, runtime
 from games.live.lease import WorkerLease
 
 log = logging.getLogger(__name__)
@@ -32,22 +32,22 @@ class Command(BaseCommand):
             asyncio.run(self.run())
 
     async def run(self) -> None:
-        service.become_table_worker()
+        process.become_table_worker()
         role = "the table worker" if settings.LIVE_TABLE_WORKER else "one more clock"
         if not settings.REDIS_URL:
-            service.ensure_clock()
+            runtime.ensure_clock()
             self.say(f"table clock running ({role})")
-            await service.sweep_overdue()
+            await runtime.sweep_overdue()
             await asyncio.Event().wait()
         lease = WorkerLease.from_url(settings.REDIS_URL, prefix=settings.LIVE_STATE_PREFIX)
         try:
             while True:
                 await self.wait_for(lease)
-                service.ensure_clock()
+                runtime.ensure_clock()
                 self.say(f"table clock running ({role}; lease {lease.holder})")
-                await service.sweep_overdue()
+                await runtime.sweep_overdue()
                 await self.hold(lease)
-                await service.stop_clocks()
+                await runtime.stop_clocks()
                 self.say("table clock stopped: another worker holds the lease; standing by")
         finally:
             with contextlib.suppress(redis.RedisError):

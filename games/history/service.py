@@ -1,0 +1,353 @@
+"""Hand history: a player's stored hands, and a hand replayed step by step.
+
+The replay is rebuilt from the stored hand file with the engine: step k is the hand after its
+first k accepted actions, seen through ``Hand.view_for(seat)``. Cards reach a step only through
+that view (own cards, hands shown at a showdown), never from the decks or the engine's internals,
+so a page built from a step cannot show a card the player did not see during the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import ExpressionWrapper, F, IntegerField, QuerySet
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy
+
+from games.engine.cards import Card
+from games.engine.hand import BETTING, FINISHED, JOIN
+from games.engine.handfile import HandFileError, load_hand_file, start_hand
+from games.live.entries import shown_name
+from games.models import STAKES, HandPlayer, PlayedHand
+from games.tables.ui.cards import CardFace, card_face
+
+# A hand in play is never listed, shown or downloaded: its seed and cards are still secret.
+ENDED = (PlayedHand.Status.FINISHED, PlayedHand.Status.CANCELLED)
+HANDS_PER_PAGE = 20
+
+# ---------------------------------------------------------------- "My hands"
+
+_grouped = lazy(lambda number: number_format(number, force_grouping=True), str)
+
+
+@dataclass(frozen=True)
+class HandFilters:
+    result: str = ""  # "", "won", "lost" or "cancelled"
+    stake: int | None = None
+    kind: str = ""  # "", "practice" or "real"
+    since: date | None = None
+    until: date | None = None
+
+
+class HandFilterForm(forms.Form):
+    result = forms.ChoiceField(
+        label=gettext_lazy("Result"),
+        required=False,
+        choices=[
+            ("", gettext_lazy("Any result")),
+            ("won", gettext_lazy("Won")),
+            ("lost", gettext_lazy("Lost")),
+            ("cancelled", gettext_lazy("Cancelled")),
+        ],
+    )
+    stake = forms.TypedChoiceField(
+        label=gettext_lazy("Stake"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        # Each label grouped in the reader's language when the form is drawn (1,000; 1 000).
+        choices=[("", gettext_lazy("Any stake")), *[(s, _grouped(s)) for s in STAKES]],
+    )
+    kind = forms.ChoiceField(
+        label=gettext_lazy("Tables"),
+        required=False,
+        choices=[
+            ("", gettext_lazy("Practice and real")),
+            ("real", gettext_lazy("Real chips only")),
+            ("practice", gettext_lazy("Practice only")),
+        ],
+    )
+    since = forms.DateField(
+        label=gettext_lazy("From"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=gettext_lazy("To"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+
+def filters_from(*, data: dict[str, Any]) -> tuple[HandFilterForm, HandFilters]:
+    """The filter form bound to the query string, and the filters it allows.
+
+    A field that does not validate is left out rather than failing the page: a stale bookmark
+    with a stake the room no longer offers still lists the hands.
+    """
+    form = HandFilterForm(data)
+    form.is_valid()
+    clean = form.cleaned_data
+    return form, HandFilters(
+        result=clean.get("result") or "",
+        stake=clean.get("stake"),
+        kind=clean.get("kind") or "",
+        since=clean.get("since"),
+        until=clean.get("until"),
+    )
+
+
+def hands_for(*, user: AbstractBaseUser, filters: HandFilters) -> QuerySet[HandPlayer]:
+    """The user's rows of ended hands, newest first, each with ``net`` = chips after - before."""
+    rows = (
+        HandPlayer.objects.filter(user=user, hand__status__in=ENDED)
+        .select_related("hand", "hand__table")
+        .annotate(net=ExpressionWrapper(F("chips_after") - F("chips_before"), output_field=IntegerField()))
+    )
+    if filters.result == "won":
+        rows = rows.filter(hand__status=PlayedHand.Status.FINISHED, won=True)
+    elif filters.result == "lost":
+        rows = rows.filter(hand__status=PlayedHand.Status.FINISHED, won=False)
+    elif filters.result == "cancelled":
+        rows = rows.filter(hand__status=PlayedHand.Status.CANCELLED)
+    if filters.stake is not None:
+        rows = rows.filter(hand__table__stake=filters.stake)
+    if filters.kind:
+        rows = rows.filter(hand__table__practice=filters.kind == "practice")
+    if filters.since is not None:
+        rows = rows.filter(hand__started_at__date__gte=filters.since)
+    if filters.until is not None:
+        rows = rows.filter(hand__started_at__date__lte=filters.until)
+    # The pk breaks ties between hands started in the same instant, so pages never overlap.
+    return rows.order_by("-hand__started_at", "-hand__pk")
+
+
+# ---------------------------------------------------------------- who may see a hand
+
+
+@dataclass(frozen=True)
+class Viewing:
+    hand: PlayedHand
+    seat: int | None  # the viewer's seat in the hand file; None: a staff member watching
+    row: HandPlayer | None
+
+
+def viewing(*, pk: int, user: AbstractBaseUser | AnonymousUser) -> Viewing | None:
+    """The ended hand ``pk`` as this user may see it, or None (not theirs, in play, no such hand)."""
+    hand = PlayedHand.objects.select_related("table").filter(pk=pk, status__in=ENDED).first()
+    if hand is None or not user.is_authenticated:
+        return None
+    rows = list(hand.players.order_by("position"))
+    row = next((r for r in rows if r.user_id == user.pk), None)
+    if row is None:
+        return Viewing(hand=hand, seat=None, row=None) if user.is_staff else None
+    return Viewing(hand=hand, seat=seat_in_record(record=hand.record, rows=rows, row=row), row=row)
+
+
+def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether the fair page may show this hand's seeds and decks to ``user``.
+
+    Anyone, for a public table's hand (RULES.md §6: anyone can check it); a private or practice
+    table's hands are for their players and staff, as its replay and its file are (``viewing``).
+    """
+    table = hand.table
+    if not (table.private or table.practice):
+        return True
+    if not user.is_authenticated:
+        return False
+    return user.is_staff or hand.players.filter(user_id=user.pk).exists()
+
+
+def seat_in_record(*, record: object, rows: list[HandPlayer], row: HandPlayer) -> int | None:
+    """A player's index in the hand file's player list.
+
+    The table deals in the seats in ascending position (games.live.transitions.ready_positions), so the
+    rank of the row's position is the index; the name must agree, else the stored hand and its rows
+    disagree and the viewer gets the spectator's view (showing less, never more).
+    """
+    players = record.get("players") if isinstance(record, dict) else None
+    if not isinstance(players, list):
+        return None
+    index = [r.position for r in rows].index(row.position)
+    username = row.user.get_username()
+    if (
+        len(rows) == len(players)
+        and isinstance(players[index], dict)
+        and players[index].get("name") == username
+    ):
+        return index
+    names = [p.get("name") if isinstance(p, dict) else None for p in players]
+    return names.index(username) if names.count(username) == 1 else None
+
+
+# ---------------------------------------------------------------- the replay
+
+
+class ReplayError(ValueError):
+    """The stored hand cannot be replayed (a cancelled hand without its deal, a damaged record)."""
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    verb: str
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class SeatView:
+    index: int
+    name: str
+    chips: int
+    bet: int
+    in_hand: bool
+    cards: list[CardFace] | None  # only cards this viewer saw at this point of the hand
+    face_down: int  # how many card backs to draw in place of cards not seen
+    folded: bool
+    points: int | None
+    is_viewer: bool
+    is_dealer: bool
+    to_act: bool
+    won: bool
+
+    @property
+    def backs(self) -> range:
+        return range(self.face_down)
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One hand shown at a showdown: public from that moment on."""
+
+    name: str
+    points: int
+    cards: list[CardFace]
+
+
+@dataclass(frozen=True)
+class Step:
+    number: int  # 0: antes in (and cards dealt without dark play); k: after the k-th action
+    action: Action | None
+    phase: str  # "dark", "betting", "join", "replay" (betting in a svara replay), "finished", ...
+    deal: int  # 0 for the hand, k for its k-th svara replay
+    pot: int
+    target: int
+    join_fee: int | None
+    seats: list[SeatView]
+    showdowns: list[list[Shown]]  # every showdown reached so far, in order
+    log: list[Action]  # the actions up to and including this one
+    own_points: int | None
+    winner: str | None
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == FINISHED
+
+
+def replay_steps(*, record: object, seat: int | None) -> list[Step]:
+    """Every step of a stored hand as ``seat`` saw it (None: a spectator)."""
+    try:
+        hand_file = load_hand_file(record)
+        hand = start_hand(hand_file)
+    except HandFileError as exc:
+        raise ReplayError(str(exc)) from None
+    names = [shown_name(name) for name in hand_file.names]
+    log: list[Action] = []
+    steps = [_step(view=hand.view_for(seat), seat=seat, number=0, log=log)]
+    for move in hand_file.actions:
+        who, verb = move[0], move[1]
+        amount = move[2] if len(move) == 3 else None
+        if hand.refusal(who, verb, amount) is not None:
+            continue  # a refused move changed nothing during the hand: it is not a step
+        try:
+            hand.act(who, verb, amount)
+        except ValueError as exc:  # a deck missing for a svara replay
+            raise ReplayError(str(exc)) from None
+        log = [*log, Action(name=names[who], verb=verb, amount=amount)]
+        steps.append(_step(view=hand.view_for(seat), seat=seat, number=len(steps), log=log))
+    return steps
+
+
+def _faces(cards: list[Card] | None) -> list[CardFace] | None:
+    return [card_face(c) for c in cards] if cards else None
+
+
+def _step(*, view: dict[str, Any], seat: int | None, number: int, log: list[Action]) -> Step:
+    # Only ``view`` (the engine's view for this seat) is read here: it is what decides what was seen.
+    names = [shown_name(p["name"]) for p in view["players"]]
+    seats = []
+    for p, name in zip(view["players"], names, strict=True):
+        cards = _faces(p["cards"])
+        seats.append(
+            SeatView(
+                index=p["seat"],
+                name=name,
+                chips=p["chips"],
+                bet=p["bet"],
+                in_hand=p["in_hand"],
+                cards=cards,
+                face_down=3 if p["has_cards"] and p["in_hand"] and cards is None else 0,
+                folded=p["has_cards"] and not p["in_hand"],
+                points=p["points"],
+                is_viewer=p["seat"] == seat,
+                is_dealer=p["seat"] == view["dealer"],
+                to_act=p["seat"] == view["to_act"],
+                won=p["seat"] == view["winner"],
+            )
+        )
+    showdowns = [
+        [
+            Shown(name=names[int(s)], points=points, cards=_faces(cards) or [])
+            for s, (points, cards) in sd.items()
+        ]
+        for sd in view["showdowns"]
+    ]
+    phase = view["phase"]
+    if phase == BETTING and view["svaras"]:
+        phase = "replay"
+    return Step(
+        number=number,
+        action=log[-1] if log else None,
+        phase=phase,
+        deal=view["svaras"],
+        pot=view["pot"],
+        target=view["target"],
+        join_fee=view["join_fee"] if phase == JOIN else None,
+        seats=seats,
+        showdowns=showdowns,
+        log=log,
+        own_points=view["own_points"],
+        winner=names[view["winner"]] if view["winner"] is not None else None,
+    )
+
+
+def step_index(*, raw: str | None, count: int) -> int:
+    """The step a ``?step=`` asks for, clamped to the hand; none or nonsense: the first."""
+    try:
+        wanted = int(raw or 0)
+    except ValueError:
+        return 0
+    return max(0, min(wanted, count - 1))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    name: str
+    chips_before: int
+    chips_after: int
+    net: int
+    won: bool
+
+
+def outcomes(*, record: dict[str, Any], last: Step) -> list[Outcome]:
+    """Each player's chips before and after the hand, from the replay's last step. By seat: a
+    name is shown in the viewer's language (the computer's), the record keeps it as stored."""
+    before = [p["chips"] for p in record.get("players", [])]
+    outcomes = []
+    for s in last.seats:
+        start = before[s.index] if s.index < len(before) else s.chips
+        outcomes.append(
+            Outcome(name=s.name, chips_before=start, chips_after=s.chips, net=s.chips - start, won=s.won)
+        )
+    return outcomes

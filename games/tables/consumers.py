@@ -1,0 +1,251 @@
+"""The table's socket (and the ping that checks a socket gets through): thin. Authenticate, parse,
+call the table service, render.
+
+Messages in are what the htmx WebSocket extension sends for a form: a JSON object of the form's
+fields plus ``HEADERS``. Messages out are HTML: every region of the table as an out-of-band
+swap, built from the view for this socket's viewer and stamped with the table version.
+
+Language: each socket picks its viewer's at connect (sockets.py) and reads every message and
+renders every fragment inside ``translation.override`` of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.engine.hand import PLAYER_VERBS
+from games.live import announced, ejection, practice, presence, runtime, service
+from games.live.store import StateError
+from games.live.views import build_view
+from games.tables import socket_limits
+from games.tables.access import may_view_table
+from games.tables.dispatch import DirectDispatch
+from games.tables.sockets import language_from_scope
+from games.tables.ui.regions import render_regions
+
+log = logging.getLogger(__name__)
+
+MOVES = frozenset(PLAYER_VERBS)
+COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
+MAX_MESSAGE = socket_limits.MAX_MESSAGE
+
+
+class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
+    """A connectivity check for the page: answers every message with the viewer's name.
+
+    It proves the socket went through the origin check and the session middleware.
+    """
+
+    async def connect(self) -> None:
+        await self.accept()
+
+    async def receive_json(self, content: object, **kwargs: object) -> None:
+        user = self.scope.get("user")
+        name = user.get_username() if user is not None and user.is_authenticated else None
+        await self.send_json({"pong": True, "user": name})
+
+
+# Every table command still running in this process, whichever socket sent it.
+_in_flight: set[asyncio.Task] = set()
+
+
+async def drain_commands(*, timeout: float = 10.0) -> None:
+    """Wait for the table commands in flight on this loop, whose settlement may outlive their
+    socket: the tests do before their database is flushed."""
+    loop = asyncio.get_running_loop()
+    mine = [task for task in _in_flight if task.get_loop() is loop]
+    if not mine:
+        return  # nothing was sent on this loop: no database work to wait for (a test may have none)
+    await asyncio.wait(mine, timeout=timeout)
+    # Work they queued on the database thread, and anything queued before it, is done after this.
+    await database_sync_to_async(lambda: None)()
+
+
+class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
+    """One socket for one viewer (player or spectator) of one table."""
+
+    shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
+    closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
+
+    async def connect(self) -> None:
+        self.commands: set[asyncio.Task] = set()
+        self.command_lock = asyncio.Lock()
+        self.budget = socket_limits.table_budget()
+        self.user = self.scope.get("user")
+        self.language = language_from_scope(self.scope)
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = service.group_name(self.table_id)
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        # Private tables: the same rule as the page (invite, creator or player); a table the
+        # user may not see is refused exactly like a missing one.
+        allowed = await database_sync_to_async(may_view_table)(
+            user=self.user, table_id=self.table_id, session=self.scope.get("session")
+        )
+        if not allowed:
+            await self.close(code=4404)
+            return
+        try:
+            await service.load_table_state(self.table_id)
+        except service.Refused:
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
+        await self.accept()
+        await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
+        runtime.ensure_clock()
+        await self.send_table()
+
+    async def disconnect(self, code: int) -> None:
+        # Commands still queued behind the lock see this and do nothing; the one running finishes
+        # (it may be half-way between the database and the store) but sends nothing.
+        self.closed = True
+        await presence.socket_closed(socket_id=self.channel_name)
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(ejection.user_group(self.user.pk), self.channel_name)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        if not self.closed:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    # ------------------------------------------------------------ in
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closed:
+            return
+        if not self.budget.take() or len(self.commands) >= socket_limits.MAX_COMMANDS_IN_FLIGHT:
+            await self._close_for_flooding()
+            return
+        # A command may wait on the database (a hand it ends is settled at once): run it beside
+        # the consumer's message loop, so this socket keeps getting the table's updates meanwhile.
+        # The lock keeps one socket's commands in the order they came.
+        task = asyncio.get_running_loop().create_task(self._command(text_data))
+        self.commands.add(task)
+        task.add_done_callback(self.commands.discard)
+        _in_flight.add(task)
+        task.add_done_callback(_in_flight.discard)
+
+    async def _close_for_flooding(self) -> None:
+        log.warning(
+            "table %s: socket of user %s closed, over its message budget", self.table_id, self.user.pk
+        )
+        self.closed = True
+        await self.close(code=socket_limits.POLICY_VIOLATION)
+
+    async def _command(self, text_data: str | None) -> None:
+        async with self.command_lock:
+            if not self.closed:
+                await self._run_command(text_data)
+
+    async def _run_command(self, text_data: str | None) -> None:
+        # The whole command in the viewer's language: refusals are worded where they are raised,
+        # in the service and in the database layer it calls (sync_to_async keeps the context).
+        with translation.override(self.language):
+            try:
+                message = self._parse(text_data)
+                await self._dispatch(message)
+            except service.Refused as exc:
+                await self.send_table(error=str(exc))
+            except StateError:
+                log.exception("state store error on table %s", self.table_id)
+                await self.send_table(error=_("the table is busy; please try again"))
+
+    def _parse(self, text: str | None) -> dict[str, Any]:
+        if text is None or len(text) > MAX_MESSAGE:
+            raise service.Refused(_("that message could not be read"))
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):  # not JSON, or nested deeper than the parser goes
+            raise service.Refused(_("that message could not be read (not JSON)")) from None
+        if not isinstance(message, dict):
+            raise service.Refused(_("that message could not be read (not a form)"))
+        verb = message.get("verb")
+        if not isinstance(verb, str) or verb not in COMMANDS:
+            raise service.Refused(_("unknown command %(verb)s") % {"verb": repr(str(verb)[:20])})
+        table = message.get("table")
+        if table not in (None, "", self.table_id, str(self.table_id)):
+            raise service.Refused(_("that command was for another table"))
+        return message
+
+    async def _dispatch(self, m: dict[str, Any]) -> None:
+        verb, user, tid = m["verb"], self.user, self.table_id
+        if verb == "sync":
+            await self.send_table()
+        elif verb in MOVES:
+            state = await service.table_act(
+                user=user,
+                table_id=tid,
+                verb=verb,
+                amount=m.get("amount"),
+                client_version=m.get("version"),
+                action_id=m.get("action_id"),
+                # Every page sends the epoch it shows; whatever else comes (none, [], 0) is checked
+                # like any other and refused, never skipped.
+                epoch=m.get("epoch", ""),
+            )
+            if self.shown is not None and self.shown == (state.doc.get("epoch"), state.version):
+                # Nothing changed (a move repeated by its action id): no broadcast will come, so
+                # the sender gets its answer here.
+                await self.send_table()
+        elif verb == "sit":
+            await service.table_sit(
+                user=user, table_id=tid, position=m.get("position"), buy_in=m.get("buy_in")
+            )
+        elif verb == "leave":
+            await service.table_leave(user=user, table_id=tid)
+        elif verb == "add":
+            await service.table_add_chips(user=user, table_id=tid, amount=m.get("amount"))
+        elif verb in ("sitout", "comeback"):
+            await service.table_sit_out(user=user, table_id=tid, sitting_out=verb == "sitout")
+        elif verb == "seed":
+            await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
+        elif verb == "newgame":
+            await practice.practice_new_game(user=user, table_id=tid)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        """Staff banned this player: a last frame saying so, then the socket is closed."""
+        with translation.override(self.language):
+            await self.send_table(error=_(ejection.EJECTED_NOTICE))
+        self.closed = True
+        await self.close(code=ejection.BANNED_CLOSE_CODE)
+
+    # ------------------------------------------------------------ out
+
+    async def table_version(self, event: dict[str, Any]) -> None:
+        """The group hint: the table changed. It carries the state it announces (one store read
+        per change instead of one per socket); an older state than the one shown is skipped."""
+        doc = announced.announced_doc(self.table_id, event)
+        if doc is None:
+            await self.send_table()
+            return
+        stamp = (doc.get("epoch"), event["version"])
+        if self.shown is not None and stamp[0] == self.shown[0] and stamp[1] <= self.shown[1]:
+            return
+        await self._send_view(doc=doc, version=event["version"])
+
+    async def send_table(self, *, error: str | None = None) -> None:
+        state = await service.load_table_state(self.table_id)
+        await self._send_view(doc=state.doc, version=state.version, error=error)
+
+    async def _send_view(self, *, doc: dict[str, Any], version: int, error: str | None = None) -> None:
+        # Also reached from the group hint (another player's move): words the log for this viewer.
+        with translation.override(self.language):
+            view = build_view(doc, user_id=self.user.pk, version=version)
+            html = render_regions(view=view, error=error)
+        if error is None:
+            # An error frame stands in for the notice: the same version's plain frame still comes.
+            self.shown = (doc.get("epoch"), version)
+        await self.send(text_data=html)

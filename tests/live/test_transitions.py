@@ -1,0 +1,126 @@
+"""The pure functions of a table's document: games/live/transitions.py, document.py and entries.py."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from games.live import transitions as t
+from games.live.document import Doc, Refused, copy_doc, hand_of, new_table_doc, seat_entry
+from games.live.entries import entry, entry_args, shown_name, word_entry
+from games.tables.ui.log import render_entry
+
+
+def _remembering(ids: list[str]) -> Doc:
+    doc = new_table_doc(table={"stake": 10}, seats=[None, None])
+    for action_id in ids:
+        t._remember(doc, action_id)
+    return doc
+
+
+def test_a_repeated_action_id_is_applied_once_inside_and_outside_the_ids_kept() -> None:
+    ids = [f"a{n}" for n in range(t.ACTION_IDS_KEPT + 5)]
+    doc = _remembering(ids)
+    assert len(doc["action_ids"]) == t.ACTION_IDS_KEPT
+    # A recent repeat (a client retrying) is recognised and silently not applied again.
+    assert t.check_command(doc, version=40, client_version=39, action_id=ids[-1]) is False
+    # One that fell out of the list was made on an old version: refused as stale, not applied.
+    with pytest.raises(Refused, match="changed since you acted"):
+        t.check_command(doc, version=40, client_version=12, action_id=ids[0])
+    # A new command on the current version goes through.
+    assert t.check_command(doc, version=40, client_version=40, action_id="new") is True
+
+
+def _doc_in_play() -> Doc:
+    table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    doc = new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
+    )
+    return t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
+
+
+def test_a_copy_shares_only_the_log_entries_and_changing_it_leaves_the_original_as_it_was() -> None:
+    doc = _doc_in_play()
+    before = orjson.dumps(doc)
+    copy = copy_doc(doc)
+    assert copy == doc
+    # Entries are never changed once written, so they are shared; the list itself is the copy's.
+    assert copy["log"] is not doc["log"] and all(a is b for a, b in zip(copy["log"], doc["log"], strict=True))
+    copy["log"].append(entry("%(name)s folds", name="ann"))
+    copy["seats"][0]["chips"] = 1
+    copy["hand"]["state"]["pot"] = 999
+    copy["table"]["status"] = "closed"
+    assert orjson.dumps(doc) == before
+
+
+def test_every_change_leaves_the_document_it_was_given_as_it_was() -> None:
+    """The store's recent state and an announced document are shared: a change must copy."""
+    doc = _doc_in_play()
+    before = orjson.dumps(doc)
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    changed = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
+    changed = t.apply_move(changed, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    ended = orjson.dumps(changed)
+    t.mark_settled(changed, now=4.0, left=[])
+    assert orjson.dumps(changed) == ended
+    t.apply_timeout(doc, now=40.0)
+    t.set_sitting_out(doc, user_id=1, sitting_out=True, now=5.0)
+    t.cancel_hand(doc, notice="staff", now=6.0)
+    assert orjson.dumps(doc) == before
+
+
+def test_a_played_documents_log_lines_are_not_tracked_by_the_collector_once_read() -> None:
+    """As another process reads the document (JSON), each plain log line is a dict the garbage
+    collector never walks; a document of a played hand is then mostly untracked."""
+    import gc
+
+    doc = _doc_in_play()
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    doc = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
+    doc = t.apply_move(doc, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    read = orjson.loads(orjson.dumps(doc))
+    assert len(read["log"]) >= 4
+    assert not any(gc.is_tracked(line) for line in read["log"])
+
+
+def test_a_line_of_a_document_written_before_is_worded_as_the_same_line_now() -> None:
+    now = entry("Hand %(number)s: %(name)s won %(pot)s", number=3, name="ann", pot=40)
+    before = {"msg": now["msg"], "args": {"number": 3, "name": "ann", "pot": 40}}
+    nested = entry("Hand %(number)s is cancelled: %(reason)s", number=4, reason=now)
+    nested_before = {"msg": nested["msg"], "args": {"number": 4, "reason": before}}
+    assert word_entry(now) == word_entry(before)
+    assert word_entry(now) == "Hand 3: ann won 40"
+    assert word_entry(nested) == word_entry(nested_before)
+    assert entry_args(before) == entry_args(now) == {"number": 3, "name": "ann", "pot": 40}
+
+
+def test_an_entry_argument_may_not_take_the_name_of_the_old_arguments() -> None:
+    with pytest.raises(ValueError, match="args"):
+        entry("%(args)s", args="x")
+
+
+def test_the_computers_name_in_a_line_is_the_viewers_and_a_players_stays_as_typed() -> None:
+    from django.utils import translation
+
+    won = entry("Hand %(number)s: %(name)s won %(pot)s", number=3, name="Computer (normal)", pot=40)
+    tie = entry("%(names)s tie", names=["ann", "Computer (easy)"])
+    with translation.override("bg"):
+        assert "Компютър (нормален)" in render_entry(won)
+        assert render_entry(tie).startswith("ann и Компютър (лесен)")
+        assert render_entry(entry("%(name)s sits out", name="Computer")).startswith("Computer ")
+        assert shown_name("ann") == "ann"
+    assert word_entry(won) == "Hand 3: Computer (normal) won 40"  # as stored, for staff
+
+
+def test_chip_counts_in_a_line_are_grouped_as_the_language_writes_them() -> None:
+    from django.utils import translation
+
+    line = entry("%(name)s sits down with %(chips)s", name="ann", chips=50000)
+    small = entry("%(name)s raises to %(amount)s", name="ann", amount=999)
+    with translation.override("en"):
+        assert render_entry(line) == "ann sits down with 50,000"
+        assert render_entry(small) == "ann raises to 999"
+    with translation.override("bg"):
+        assert "50\xa0000" in render_entry(line)
+    assert word_entry(line) == "ann sits down with 50000"  # as stored

@@ -1,0 +1,70 @@
+"""The table's regions as ``games.tables.ui.regions.render_regions`` writes them for one viewer."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import translation
+
+from games.live import transitions as t
+from games.live.document import Doc, hand_of, new_table_doc, seat_entry
+from games.live.views import build_view
+from games.tables.ui.regions import render_regions
+
+
+def _high_stakes_doc() -> Doc:
+    table = {"id": 7, "name": "oak", "stake": 1000, "seat_count": 3, "dark_play": False, "turn_seconds": 30}
+    doc = new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[seat_entry(user_id=uid, name=name, chips=50_000) for uid, name in ((1, "ann"), (2, "bob"))]
+        + [None],
+    )
+    return t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
+
+
+def test_chip_counts_are_grouped_in_the_text_and_plain_in_the_forms() -> None:
+    doc = _high_stakes_doc()
+    for language, sep in (("en", ","), ("bg", "\xa0")):
+        with translation.override(language):
+            to_act = doc["hand"]["players"][hand_of(doc).to_act]
+            html = render_regions(view=build_view(doc, user_id=to_act, version=3))
+            watching = render_regions(view=build_view(doc, user_id=99, version=3))
+        chips = re.findall(r'<span class="amount">([^<]*)</span>', html)
+        assert chips and all(c in (f"49{sep}000", f"48{sep}000") for c in chips), chips  # after the antes
+        (pot,) = re.findall(r'class="pot-amount">.*?<strong>([^<]*)</strong>', html)
+        assert pot == f"2{sep}000"  # the two antes
+        (raise_range,) = re.findall(r'<small class="range">([^<]*)</small>', html)
+        assert f"49{sep}000" in raise_range
+        assert re.search(r'name="amount" min="\d+" max="\d+"', html)  # a form's numbers stay digits
+        assert f"20{sep}000" in watching and 'name="buy_in" min="20000" max="100000"' in watching
+        assert "50000" not in re.sub(r'(value|min|max|step)="\d+"', "", html)  # no plain count left
+
+
+def _practice_doc_out_of_chips() -> Doc:
+    table = {"id": 9, "name": "practice", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
+    return new_table_doc(
+        table=table | {"status": "open", "private": True, "practice": True},
+        seats=[
+            seat_entry(user_id=1, name="ann", chips=5, sitting_out=True),
+            seat_entry(user_id=2, name="Computer (hard)", chips=995, bot="hard"),
+        ],
+    )
+
+
+def test_a_practice_table_out_of_chips_offers_a_new_game_and_nothing_it_would_refuse() -> None:
+    html = render_regions(view=build_view(_practice_doc_out_of_chips(), user_id=1, version=4))
+    assert 'value="newgame"' in html and 'class="button big"' in html
+    assert 'value="comeback"' not in html and 'value="add"' not in html  # both refused there
+    assert 'value="leave"' in html
+
+
+def test_a_player_leaving_mid_hand_is_told_so_and_offered_no_leave() -> None:
+    doc = _high_stakes_doc()
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    other = 3 - to_act
+    doc = t.mark_leaving(doc, user_id=other, now=2.0)
+    html = render_regions(view=build_view(doc, user_id=other, version=5))
+    assert "You are leaving:" in html  # heads-up the hand ended with the leave: settled next
+    assert 'value="leave"' not in html
+    staying = render_regions(view=build_view(doc, user_id=to_act, version=5))
+    assert "data-confirm=" not in staying or 'value="leave"' in staying
