@@ -3,12 +3,13 @@ on Redis, and a process that died without closing its sockets stops counting."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
 from asgiref.sync import sync_to_async
 
-from games.live import presence
+from games.live import presence, runtime
 from tests.live.tablekit import connect, make_player, make_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -69,6 +70,25 @@ async def test_sockets_of_a_process_that_stopped_vouching_stop_counting(redis_ur
     # ... while a process that vouches keeps its sockets counted.
     await presence.vouch()
     assert await sync_to_async(counted)() == (1, 1)
+    await viewer.comm.disconnect()
+
+
+async def test_the_sweep_of_the_process_vouches_for_its_sockets(redis_url, settings, monkeypatch) -> None:
+    settings.REDIS_URL = redis_url
+    monkeypatch.setattr(runtime, "SWEEP_EVERY", 0.05)  # the sweep the socket started, every 50 ms
+    ann = await sync_to_async(make_player)("ann")
+    oak = await sync_to_async(make_table)(name="oak")
+    viewer = await connect(ann, oak.pk)
+    opened = time.time()
+    # Still counted when seen from STALE seconds after it opened: only a later vouch can say so.
+    seen_late = sync_to_async(lambda: presence.online(now=opened + presence.STALE + 0.1))
+    for _ in range(60):
+        await asyncio.sleep(0.05)
+        late = await seen_late()
+        assert late is not None
+        if late.sockets == 1:
+            break
+    assert (late.sockets, late.people) == (1, 1)
     await viewer.comm.disconnect()
 
 
