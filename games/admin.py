@@ -31,7 +31,7 @@ from accounts.services.staff_log import action_of_token, already_done
 from accounts.staff_pages import staff_action_page, staff_log_link
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
-from games.player_picture import ledger_kinds, player_picture
+from games.oversight.player_picture import ledger_kinds, player_picture
 
 
 class TableReasonForm(StaffForm):
@@ -336,7 +336,7 @@ class PlayedHandAdmin(ReadOnlyAdmin):
         return [picture, *super().get_urls()]
 
     def player_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
-        """A player's whole picture (games.player_picture): what staff look at in a dispute."""
+        """A player's whole picture (games.oversight.player_picture): what staff look at in a dispute."""
         if not request.user.has_perm("accounts.view_user"):
             raise PermissionDenied
         picture = player_picture(user_id=user_id, ledger_kind=request.GET.get("kind", ""))

@@ -20,10 +20,12 @@ class FaviconRedirect(RedirectView):
 admin.site.site_header = gettext_lazy("Svara room: staff")
 admin.site.site_title = gettext_lazy("Svara room: staff")
 admin.site.index_title = gettext_lazy("Running the room")
+admin.site.index_template = "admin/room_index.html"  # with the room's dashboard and patterns
 
 urlpatterns = [
     # Browsers ask for /favicon.ico where a page names no icon (a downloaded hand file, say).
     path("favicon.ico", FaviconRedirect.as_view()),
+    path("admin/room/", include("games.oversight.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from games.live import events, process, records, service
+from games.live import events, presence, process, records, service
 from games.live import transitions as t
 from games.live.clock import TurnClock
 from games.live.document import Doc
@@ -146,6 +146,10 @@ async def recover_lost_tables(*, held: set[str], now: float) -> list[int]:
 async def _sweep_forever() -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await presence.vouch()  # this process's sockets are still open (the staff's count)
+        except Exception:
+            log.warning("presence: could not vouch for this process's sockets", exc_info=True)
         try:
             await sweep_overdue()
         except Exception:  # the sweep must outlive a bad table or a store hiccup

@@ -438,6 +438,11 @@ class RedisStateStore(StateStore):
     def prefix(self) -> str:
         return self._prefix
 
+    @property
+    def client(self) -> aioredis.Redis:
+        """The store's client, for neighbours that keep keys of their own under its prefix."""
+        return self._redis
+
     def _state_key(self, table_id: str) -> str:
         return f"{self._prefix}t:{table_id}"
 

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine.hand import PLAYER_VERBS
-from games.live import announced, ejection, practice, runtime, service
+from games.live import announced, ejection, practice, presence, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.tables import socket_limits
@@ -102,6 +102,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
+        await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
         await self.send_table()
 
@@ -109,6 +110,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # Commands still queued behind the lock see this and do nothing; the one running finishes
         # (it may be half-way between the database and the store) but sends nothing.
         self.closed = True
+        await presence.socket_closed(socket_id=self.channel_name)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(ejection.user_group(self.user.pk), self.channel_name)

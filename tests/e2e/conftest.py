@@ -19,7 +19,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
@@ -54,6 +54,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 class LiveServer:
     url: str
     log_path: Path
+    env: dict[str, str] = field(default_factory=dict)  # the server's settings, for manage()
+
+    def manage(self, *args: str, env: dict[str, str] | None = None) -> str:
+        """Run a manage.py command against the server's database (a staff account, say)."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def log_tail(self, lines: int = 60) -> str:
         try:
@@ -166,7 +180,7 @@ def site_server(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) ->
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_serving(url + "/", proc)
-        yield LiveServer(url=url, log_path=log_path)
+        yield LiveServer(url=url, log_path=log_path, env=env)
     finally:
         proc.terminate()
         try:

@@ -117,6 +117,16 @@ def click(person: Person, verb: str) -> None:
     expect(page.locator("#table-version")).not_to_have_attribute("data-version", version or "")
 
 
+def pass_the_first_hand(players: list[Person]) -> None:
+    """Hand 1, dealt by the table: whoever acts first declines the dark bet and passes."""
+    wait_for_hand(players, 1)
+    first = next(p for p in players if p.page.locator("#table-actions button.verb-decline").count())
+    click(first, "decline")
+    click(first, "fold")
+    for person in players:
+        expect(person.page.locator("#table-pot")).to_contain_text("Hand 1:", timeout=WAIT_MS)
+
+
 def own_cards(person: Person) -> set[str]:
     return set(LABEL_RE.findall(person.page.locator("#table-seats .seat.me").inner_html()))
 

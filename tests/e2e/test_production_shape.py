@@ -37,6 +37,7 @@ from tests.e2e.test_play_in_browser import (
     Person,
     click,
     open_person,
+    pass_the_first_hand,
     sign_up,
     wait_for_hand,
 )
@@ -205,13 +206,7 @@ def test_two_players_through_the_proxy_survive_a_killed_web_process(
     bob.page.wait_for_url(f"**/table/{table_id}/")
     connected(bob)
 
-    # Hand 1: whoever acts first declines the dark bet and passes.
-    wait_for_hand([ann, bob], 1)
-    first = next(p for p in (ann, bob) if p.page.locator("#table-actions button.verb-decline").count())
-    click(first, "decline")
-    click(first, "fold")
-    for person in (ann, bob):
-        expect(person.page.locator("#table-pot")).to_contain_text("Hand 1:", timeout=WAIT_MS)
+    pass_the_first_hand([ann, bob])
 
     # Hand 2: the web process holding the latest socket dies mid-hand; both carry on.
     wait_for_hand([ann, bob], 2)

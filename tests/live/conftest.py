@@ -64,6 +64,14 @@ def store(make_store: MakeStore) -> StateStore:
     return make_store()
 
 
+@pytest.fixture(params=["memory", "redis"])
+def backend(request: pytest.FixtureRequest, settings) -> str:
+    """The room's own store, as the settings choose it: in memory, then on Redis."""
+    if request.param == "redis":
+        settings.REDIS_URL = request.getfixturevalue("redis_url")
+    return request.param
+
+
 class FakeTime:
     """A clock that stands still until a test moves it (``at``): the table's timers then fire when
     the test says, not seconds later."""

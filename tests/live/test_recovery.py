@@ -17,13 +17,6 @@ from tests.live.test_service_hands import seated_table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(params=["memory", "redis"])
-def backend(request, settings) -> str:
-    if request.param == "redis":
-        settings.REDIS_URL = request.getfixturevalue("redis_url")
-    return request.param
-
-
 async def _flush(table_id: int) -> None:
     """What FLUSHDB does to one table (other tests share the Redis database)."""
     assert await get_state_store().delete(str(table_id))
