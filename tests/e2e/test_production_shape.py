@@ -218,7 +218,9 @@ def test_two_players_through_the_proxy_survive_a_killed_web_process(
     second = bob if first is ann else ann
     click(first, "decline")
     click(first, "raise")
-    click(second, "call")
+    # A fold, not a call: the deck is random here, and a call could tie on points and start a
+    # svara replay instead of ending the hand (CI saw that once).
+    click(second, "fold")
     for person in (ann, bob):
         expect(person.page.locator("#table-pot")).to_contain_text("Hand 2:", timeout=WAIT_MS)
     assert not ann.errors and not bob.errors, ann.errors + bob.errors
