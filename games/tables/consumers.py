@@ -29,6 +29,7 @@ from games.tables import socket_limits
 from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
+from games.tables.ui.announce import announcement
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
     closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
+    said: dict[str, Any] | None = None  # the view last sent, which the next frame's announcement follows
 
     async def connect(self) -> None:
         self.commands: set[asyncio.Task] = set()
@@ -244,8 +246,10 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # Also reached from the group hint (another player's move): words the log for this viewer.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
-            html = render_regions(view=view, error=error)
+            said = announcement(before=self.said, after=view, error=error)
+            html = render_regions(view=view, error=error, announce=said)
         if error is None:
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
+            self.said = view
         await self.send(text_data=html)

@@ -1,7 +1,8 @@
 // The table page's few lines of script: the turn countdown and the clock on the seat to act, the
-// raise slider and quick buttons, keyboard shortcuts, the connection status, asking for the whole
-// table after a version gap, the turn alert while the tab is hidden, and the motion of cards and
-// chips. Everything else is htmx: the ws extension sends forms and swaps the regions the server renders.
+// raise slider and quick buttons, keyboard shortcuts (and their switch), keeping the focus across
+// the swaps, the connection status, asking for the whole table after a version gap, the turn alert
+// while the tab is hidden, and the motion of cards and chips. Everything else is htmx: the ws
+// extension sends forms and swaps the regions the server renders.
 (function () {
   "use strict";
 
@@ -54,12 +55,44 @@
     form.elements.amount.focus();
   });
 
-  // ---- keys: f fold/pass, c call, r raise amount, d dark, n no dark, j join, s skip (not while typing).
+  // ---- keys: f fold/pass, c call, r raise amount, d dark, n no dark, j join, s skip. Matched on the
+  // physical key (event.code), so they are the same keys on a Cyrillic layout. Never while typing in
+  // a field, nor with the focus on a link or a button outside the moves (Enter or a letter there
+  // means that control), and not at all when the player switched them off (remembered here).
+  var KEYS_KEY = "svara.shortcuts";
+  var CODES = { KeyF: "f", KeyC: "c", KeyR: "r", KeyD: "d", KeyN: "n", KeyJ: "j", KeyS: "s" };
+  function shortcutsOn() {
+    try {
+      return window.localStorage.getItem(KEYS_KEY) !== "off";
+    } catch (err) {
+      return true;
+    }
+  }
+  function showKeysSwitch() {
+    var on = shortcutsOn();
+    var button = document.getElementById("keys-switch");
+    if (button) button.setAttribute("aria-pressed", on ? "true" : "false");
+    document.documentElement.classList.toggle("keys-off", !on);
+  }
+  document.addEventListener("DOMContentLoaded", showKeysSwitch);
+  document.addEventListener("click", function (e) {
+    if (!e.target.closest("#keys-switch")) return;
+    try {
+      window.localStorage.setItem(KEYS_KEY, shortcutsOn() ? "off" : "on");
+    } catch (err) {
+      /* storage refused: the switch stays as it was */
+    }
+    showKeysSwitch();
+  });
   document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || !shortcutsOn()) return;
+    var key = CODES[e.code];
+    if (!key) return;
     var t = e.target;
-    if (t.matches && t.matches("input, textarea, select, [contenteditable]")) return;
-    var key = e.key.toLowerCase();
+    if (t.closest) {
+      if (t.closest("input, textarea, select, [contenteditable]")) return;
+      if (t.closest("a, button, summary, [role=button]") && !t.closest("#table-actions .moves")) return;
+    }
     var button = document.querySelector('#table-actions button[data-key="' + key + '"]');
     if (!button) return;
     e.preventDefault();
@@ -69,6 +102,127 @@
       amount.select();
     } else {
       button.click();
+    }
+  });
+
+  // ---- focus: the regions are replaced whole, so whatever had the focus is gone after a frame.
+  // It goes back to the same control in the new regions (the same id, or the same field of the
+  // same move's form); when that control is gone (the move was made), to the actions; when the
+  // turn comes, to the first move. After a refused command the field of the form sent gets it,
+  // marked invalid and described by the reason.
+  function formVerb(form) {
+    var verb = form && form.elements ? form.elements.verb : null;
+    return verb ? verb.value : "";
+  }
+  function focusKey(el) {
+    var live = document.querySelector(".table-live");
+    if (!el || !live || el === document.body || !live.contains(el)) return null;
+    var form = el.form || (el.closest && el.closest("form"));
+    var region = el.closest("[id^='table-']");
+    return {
+      id: el.id || "",
+      region: region ? region.id : "",
+      tag: el.tagName.toLowerCase(),
+      verb: formVerb(form),
+      position: form && form.elements.position ? form.elements.position.value : "",
+      name: el.name || "",
+      type: el.type || "",
+      amount: el.dataset ? el.dataset.amount || "" : "",
+      // What the player typed there (a frame would put the field back as the server wrote it).
+      typed: el.tagName === "INPUT" && el.type !== "range" && el.value !== el.defaultValue ? el.value : null,
+    };
+  }
+  function findByKey(key) {
+    if (!key) return null;
+    if (key.id) return document.getElementById(key.id);
+    var region = document.getElementById(key.region);
+    if (!region) return null;
+    var found = null;
+    region.querySelectorAll(key.tag).forEach(function (el) {
+      if (found || el.type === "hidden") return;
+      var form = el.form || el.closest("form");
+      var position = form && form.elements.position ? form.elements.position.value : "";
+      if (
+        formVerb(form) === key.verb &&
+        position === key.position &&
+        (el.name || "") === key.name &&
+        (el.type || "") === key.type &&
+        (el.dataset.amount || "") === key.amount
+      ) {
+        found = el;
+      }
+    });
+    return found;
+  }
+  function usable(el) {
+    return el && !el.disabled && el.getClientRects().length > 0;
+  }
+  function refocus(el, key) {
+    if (key.typed !== null && el.tagName === "INPUT") {
+      el.value = key.typed;
+      var slider = el.form && el.form.querySelector(".raise-slider");
+      if (slider && el.name === "amount") slider.value = key.typed;
+    }
+    el.focus({ preventScroll: true });
+  }
+  function focusLost() {
+    var el = document.activeElement;
+    return !el || el === document.body || !el.isConnected;
+  }
+  // The player was typing (a client seed, chips to add): the turn does not take the focus from there.
+  function typingIn(key) {
+    if (!key) {
+      var el = document.activeElement;
+      return !!el && !!el.closest && !!el.closest("input:not([type=hidden]), textarea, select, [contenteditable]");
+    }
+    if (key.tag === "textarea" || key.tag === "select") return true;
+    return key.tag === "input" && ["range", "submit", "button", "checkbox", "radio"].indexOf(key.type) < 0;
+  }
+  var focused = null; // the focus key before the frame
+  var sent = null; // the first field of the form last sent: where a refusal puts the focus
+  var sentAt = 0; // when (a refusal answers within a moment; other frames may come in between)
+  var turnShown = false;
+  document.addEventListener(
+    "submit",
+    function (e) {
+      var field = e.target.querySelector("input:not([type=hidden]), select, textarea");
+      sent = field ? focusKey(field) : null;
+      sentAt = Date.now();
+    },
+    true
+  );
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    focused = focusKey(document.activeElement);
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var error = document.querySelector("#table-notice .error");
+    var turn = !!document.querySelector("#table-actions .moves");
+    var came = turn && !turnShown;
+    turnShown = turn;
+    if (error && sent && Date.now() - sentAt < 5000) {
+      var field = findByKey(sent);
+      if (usable(field)) {
+        field.setAttribute("aria-invalid", "true");
+        field.setAttribute("aria-describedby", "table-notice");
+        refocus(field, sent);
+        sent = null;
+        return;
+      }
+    }
+    if (came && !typingIn(focused)) {
+      var first = document.querySelector("#table-actions .moves button");
+      if (usable(first)) {
+        first.focus();
+        return;
+      }
+    }
+    if (!focusLost() || !focused) return;
+    var again = findByKey(focused);
+    if (usable(again)) {
+      refocus(again, focused);
+    } else if (["table-actions", "table-seats", "table-pot"].indexOf(focused.region) >= 0) {
+      var actions = document.getElementById("table-actions");
+      if (actions) actions.focus({ preventScroll: true });
     }
   });
 

@@ -1,4 +1,5 @@
-"""Every page fits a phone's width in both languages: nothing makes the whole page scroll sideways
+"""Every page fits a phone's width in both languages, and axe-core finds no violation of WCAG 2.2 A/AA
+in it (tests/e2e/axe_kit.py): nothing makes the whole page scroll sideways
 (the rules' and the calculator's tables, the hand list and the profile once did). Every state of a
 page the test can reach counts: the table in its dark round, on your turn with the fair-deck badge
 open, at a result; the fair page checking a stored hand (its 32 cards once ran 1,467 px wide on a
@@ -11,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.axe_kit import violations
 from tests.e2e.conftest import LiveServer, sign_up_in
 from tests.e2e.practice_kit import WAIT_MS, betting_turn, click_move, start_practice
 
@@ -53,24 +55,28 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
     )
     page = context.new_page()
     try:
-        wide = {}
+        wide, broken = {}, {}  # broken: what axe-core finds against WCAG 2.2 A/AA (axe_kit.py)
         for path in PUBLIC:
             page.goto(site_server.url + path)
             wide[path] = _too_wide(page)
+            broken[path] = violations(page)
         name = f"narrow{language}"
         sign_up_in(page, site_server.url, name)
         assert page.locator("html").get_attribute("lang") == language
         for path in SIGNED_IN:
             page.goto(site_server.url + path)
             wide[path] = _too_wide(page)
+            broken[path] = violations(page)
         page.goto(site_server.url + "/")
         wide["/ (signed in)"] = _too_wide(page)
+        broken["/ (signed in)"] = violations(page)
 
         # The table against the computer: the dark round, a betting turn with the fair-deck badge
         # open, the result of a folded hand.
         table_id = start_practice(page, site_server.url)
         expect(page.locator("#table-pot")).to_have_attribute("data-phase", "dark", timeout=WAIT_MS)
         wide["table, dark round"] = _too_wide_on_phones(page)
+        broken["table, dark round"] = violations(page)
         betting_turn(page)
         # The seed hash is off the felt: the fair-deck badge opens it, the nonce and the check's link.
         number = page.locator("#table-pot").get_attribute("data-hand")  # the computer may have ended one
@@ -81,15 +87,18 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         assert re.search(r"[0-9a-f]{64}", panel.inner_text())
         expect(panel.get_by_role("link")).to_have_attribute("href", f"/fair/?hand={table_id}-{number}#stored")
         wide["table, your turn, fair-deck badge open"] = _too_wide_on_phones(page)
+        broken["table, your turn, fair-deck badge open"] = violations(page)
         click_move(page, "fold")
         expect(page.locator("#table-pot .result")).to_be_visible(timeout=WAIT_MS)
         wide["table, result"] = _too_wide_on_phones(page)
+        broken["table, result"] = violations(page)
 
         # The fair page checking that stored hand, on a phone and at 1,280.
         page.goto(f"{site_server.url}/fair/?hand={table_id}-{number}#stored")
         expect(page.locator(".rc-hand-check .rc-compare .rc-hand .card")).not_to_have_count(0)
         expect(page.locator(".rc-hand-check code:empty")).to_have_count(0)  # "Client seeds: , ·" once
         wide["/fair/ with a stored hand"] = _too_wide_on_phones(page)
+        broken["/fair/ with a stored hand"] = violations(page)
         page.set_viewport_size(DESKTOP)
         wide["/fair/ with a stored hand at 1,280"] = _too_wide(page, DESKTOP["width"])
         page.set_viewport_size(PHONE)
@@ -99,6 +108,8 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         page.get_by_role("link", name="Replay" if language == "en" else "Преглед").first.click()
         expect(page.locator(".hh-replay")).to_be_visible()
         wide["a hand's replay"] = _too_wide_on_phones(page)
+        broken["a hand's replay"] = violations(page)
         assert {path: where for path, where in wide.items() if where} == {}
+        assert {path: found for path, found in broken.items() if found} == {}
     finally:
         context.close()

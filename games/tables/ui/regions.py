@@ -27,8 +27,11 @@ def _fair_deck_url() -> str:
     return reverse("fair_deck")
 
 
-def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeString:
-    """Every region of the table for one viewer, in the active language."""
+def render_regions(
+    *, view: dict[str, Any], error: str | None = None, announce: list[str] | None = None
+) -> SafeString:
+    """Every region of the table for one viewer, in the active language; ``announce``: the lines
+    for the page's live region (ui/announce.py), which the first paint has none of."""
     stake = view["table"]["stake"]
     my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
     # Worded once per document and language, shared by every viewer of it (log.py).
@@ -38,6 +41,7 @@ def render_regions(*, view: dict[str, Any], error: str | None = None) -> SafeStr
             {
                 "v": view,
                 "error": error,
+                "announce": announce,
                 "notice": worded_notice(view["notice"]),
                 "log_html": log.html,
                 "card": card_html,
