@@ -159,6 +159,9 @@ LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 LIVE_TABLE_WORKER = env_bool("LIVE_TABLE_WORKER", False)
 if LIVE_TABLE_WORKER and not REDIS_URL:
     stop("LIVE_TABLE_WORKER", "needs REDIS_URL: the worker shares tables through Redis")
+# Seconds of time bank each player has per sitting at a real table, used when a turn's clock runs
+# out (games/live/turn_time.py); 0 turns it off. Taken into a table's document when it is loaded.
+LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximum=600)
 if (layer_kind := os.environ.get("CHANNEL_LAYER", "pubsub")) not in ("pubsub", "core"):
     stop("CHANNEL_LAYER", f"must be pubsub or core, not {layer_kind!r}")
 CHANNEL_LAYERS = channel_layers(redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=layer_kind)

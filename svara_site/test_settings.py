@@ -18,6 +18,10 @@ SVARA_TEST_HOOKS = True
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast sign-ups in tests
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
+# The tests that let a turn run out expect the clock to act at once; the time bank's own tests
+# give their tables one (tests/live/test_turn_time.py).
+if "LIVE_TIME_BANK_SECONDS" not in os.environ:
+    LIVE_TIME_BANK_SECONDS = 0
 
 if "LIVE_STATE_PREFIX" not in os.environ:
     # Pub/Sub channels belong to the whole Redis server: a run of the suite beside another (or a

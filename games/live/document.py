@@ -49,6 +49,7 @@ class TableSettings(TypedDict):
     status: str
     private: bool
     practice: bool
+    time_bank: NotRequired[int]  # seconds each player's bank holds per sitting (turn_time.py); missing: none
 
 
 class SeatDoc(TypedDict):
@@ -61,6 +62,7 @@ class SeatDoc(TypedDict):
     leaving: bool
     client_seed: str
     bot: NotRequired[str]  # the computer's level where it plays the seat ("" or missing: a person)
+    bank: NotRequired[int]  # seconds of time bank left this sitting (turn_time.py); missing: all of it
 
 
 class SvaraPause(TypedDict):
@@ -104,6 +106,7 @@ class LastHand(TypedDict):
 class Timer(TypedDict):
     kind: Literal["turn", "start", "settle", "bot", "svara"]
     at: float
+    bank: NotRequired[bool]  # a turn's clock running on the player's time bank (turn_time.py)
 
 
 class Doc(TypedDict):

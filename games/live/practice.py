@@ -18,6 +18,7 @@ from games.live import transitions as t
 from games.live.document import Doc, Refused, position_of
 from games.live.entries import COMPUTER_NAMES
 from games.live.store import Versioned, get_state_store
+from games.live.turn_time import PRACTICE_TURN_CHOICES
 from games.models import Seat, Table
 
 PRACTICE_STAKE = 10
@@ -31,7 +32,7 @@ def bot_user(*, level: str) -> User:
     return computer_account(level=level, name=LEVEL_NAMES[level])
 
 
-def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
+def _open_practice_table(*, user: User, level: str, turn_seconds: int) -> tuple[int, list[int]]:
     """Close the player's other practice tables; open a new one with both seats taken."""
     with transaction.atomic():
         old = list(
@@ -46,6 +47,7 @@ def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
             stake=PRACTICE_STAKE,
             seat_count=2,
             dark_play=True,
+            turn_seconds=turn_seconds,
             private=True,
             practice=True,
             created_by=user,
@@ -61,13 +63,18 @@ def _open_practice_table(*, user: User, level: str) -> tuple[int, list[int]]:
     return table.pk, old
 
 
-async def practice_start(*, user: User, level: str) -> int:
-    """Start a practice table for ``user`` against the computer at ``level``; returns its id."""
+async def practice_start(*, user: User, level: str, turn_seconds: int = 30) -> int:
+    """Start a practice table for ``user`` against the computer at ``level``, with a turn of
+    ``turn_seconds`` (one of PRACTICE_TURN_CHOICES; 0: no clock at all); returns its id."""
     if level not in LEVELS:
         raise Refused(_("choose a level: %(levels)s") % {"levels": ", ".join(LEVELS)})
+    if turn_seconds not in PRACTICE_TURN_CHOICES:
+        raise Refused(_("choose a turn time from the list"))
     if not user.is_authenticated:
         raise Refused(_("log in to practise"))
-    table_id, old = await database_sync_to_async(_open_practice_table)(user=user, level=level)
+    table_id, old = await database_sync_to_async(_open_practice_table)(
+        user=user, level=level, turn_seconds=turn_seconds
+    )
     for old_id in old:
         await service.close_practice_table(table_id=old_id)
     await service.load_table_state(table_id)  # builds the document; the first hand is scheduled

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
@@ -52,6 +53,8 @@ def table_settings(table: Table) -> dict[str, Any]:
         "status": table.status,
         "private": table.private,
         "practice": table.practice,
+        # The room's time bank (none at practice tables: their player picks the turn's length).
+        "time_bank": 0 if table.practice else settings.LIVE_TIME_BANK_SECONDS,
     }
 
 

@@ -23,6 +23,7 @@ from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
 from games.live.document import Doc, Refused, copy_doc, copy_with_own_seat, hand_of, position_of
 from games.live.entries import MOVE_LINES, add_line, set_notice
+from games.live.turn_time import clock_out, turn_deadline
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
 SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
@@ -277,12 +278,15 @@ def _no_amount(verb: str, amount: int | None) -> None:
 
 
 def apply_timeout(doc: Doc, *, now: float) -> Doc:
-    """The turn clock ran out for the player to act: fold, decline or skip (RULES.md §5)."""
+    """The turn clock ran out for the player to act: their time bank, if they have one left, gives
+    the turn more time (turn_time.py); else the clock folds, declines or skips (RULES.md §5)."""
     doc = copy_doc(doc)
     hand = hand_of(doc)
     if hand is None or hand.to_act is None:
         return doc
     pos = doc["hand"]["positions"][hand.to_act]
+    if _draw_time_bank(doc, pos, now=now):
+        return doc
     _note_move(doc, pos, verb=_timeout_move(hand), amount=None)
     hand.act(hand.to_act, "timeout")
     seat = doc["seats"][pos]
@@ -332,6 +336,24 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
     _time_the_turn(doc, hand, now=now)
 
 
+def _draw_time_bank(doc: Doc, pos: int, *, now: float) -> bool:
+    """The seat to act ran out of time: its time bank, if any is left, is added to the turn (said in
+    the log and shown on the table); False when the clock is to act for the player."""
+    seat = doc["seats"][pos]
+    if seat is None:
+        return False
+    has_bank = not seat.get("bot") and not seat["leaving"]
+    extra, left = clock_out(bank=seat.get("bank"), size=doc["table"].get("time_bank", 0), has_bank=has_bank)
+    if not extra:
+        return False
+    seat["bank"] = left
+    doc["timer"] = {"kind": "turn", "at": now + extra, "bank": True}
+    add_line(
+        doc, gettext_noop("%(name)s uses the time bank: %(seconds)s s more"), name=seat["name"], seconds=extra
+    )
+    return True
+
+
 def _time_the_turn(doc: Doc, hand: Hand, *, now: float) -> None:
     seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
     if seat.get("bot"):
@@ -339,7 +361,8 @@ def _time_the_turn(doc: Doc, hand: Hand, *, now: float) -> None:
         doc["timer"] = {"kind": "bot", "at": now + bot_pause(hand)}
         return
     seconds = JOIN_SECONDS if hand.phase == JOIN else doc["table"]["turn_seconds"]
-    doc["timer"] = {"kind": "turn", "at": now + seconds}
+    at = turn_deadline(now=now, seconds=seconds)  # none: a practice table without a clock
+    doc["timer"] = None if at is None else {"kind": "turn", "at": at}
 
 
 def _pause_for_svara(doc: Doc, hand: Hand, *, now: float) -> None:

@@ -18,13 +18,17 @@ def practice_start(request: HttpRequest) -> HttpResponse:
     """GET: the levels; POST: a new practice table against the chosen level, then its page."""
     if request.method == "POST":
         level = request.POST.get("level", "normal")
+        turn = request.POST.get("turn_seconds", "30")
         try:
-            table_id = async_to_sync(practice.practice_start)(user=request.user, level=level)
+            table_id = async_to_sync(practice.practice_start)(
+                user=request.user, level=level, turn_seconds=int(turn) if turn.isdigit() else -1
+            )
         except practice.Refused as exc:
             messages.error(request, str(exc))
             return redirect("practice")
         return redirect("table", table_id=table_id)
-    return render(request, "practice/start.html", {"levels": LEVELS, "chips": practice.PRACTICE_CHIPS})
+    context = {"levels": LEVELS, "chips": practice.PRACTICE_CHIPS, "turns": practice.PRACTICE_TURN_CHOICES}
+    return render(request, "practice/start.html", context)
 
 
 @login_required

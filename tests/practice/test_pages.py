@@ -53,3 +53,18 @@ def test_a_practice_table_page_offers_no_invite_or_buy_in(client, player):
     page = client.get(f"/table/{table.pk}/").content.decode()
     assert "practice chips" in page
     assert "Invite link" not in page and "buy-in 200" not in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_practice_offers_a_longer_turn_or_none_and_refuses_other_times(client, player):
+    page = client.get("/practice/").content.decode()
+    assert all(f'<option value="{s}"' in page for s in (30, 60, 120, 0)) and "no time limit" in page
+    client.post("/practice/", {"level": "easy", "turn_seconds": "0"})
+    table = Table.objects.get(practice=True, created_by=player, status="open")
+    assert table.turn_seconds == 0
+    assert "no time limit" in client.get(f"/table/{table.pk}/").content.decode()
+    client.post("/practice/", {"level": "easy", "turn_seconds": "120"})
+    assert Table.objects.get(practice=True, created_by=player, status="open").turn_seconds == 120
+    response = client.post("/practice/", {"level": "easy", "turn_seconds": "7"}, follow=True)
+    assert "choose a turn time from the list" in response.content.decode()
+    assert Table.objects.filter(practice=True, created_by=player, turn_seconds=7).count() == 0
