@@ -159,6 +159,15 @@ def test_muted_text_on_a_seat_reads_in_the_hand_and_out_of_it(css, state: str) -
         )
 
 
+@pytest.mark.parametrize("state", [".seat.out .seat-cards", ".seat.folded .seat-cards"])
+@pytest.mark.parametrize("suit", [".card.red", ".card.black"])
+def test_a_cards_rank_reads_on_the_card_also_when_its_hand_is_folded(css, state: str, suit: str) -> None:
+    card = colour(value(css, ".card", "background"))
+    opacity = float(css[state].get("opacity", "1"))
+    rank = over(colour(value(css, suit, "color")), card, opacity)
+    assert ratio(rank, card) >= 4.5, f"{suit} in {state}: {ratio(rank, card):.2f}"
+
+
 def test_the_focus_ring_stands_out_on_every_background(css) -> None:
     """Two colours, one of them at 3:1 or more against whatever is behind: the paper, a white panel,
     the felt (centre, middle, edge) and the dark header."""
