@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 VERSION_RE = re.compile(r'id="table-version"[^>]*data-version="(\d+)"[^>]*data-epoch="([0-9a-f]*)"')
-SEAT_RE = re.compile(r'<div class="seat([^"]*)" data-position="(\d+)">')
+SEAT_RE = re.compile(r'<div class="seat([^"]*)" data-position="(\d+)"[^>]*>')  # then its role and label
 # A face-up card: a card image that is not a back, or any "<rank> of <suit>" label (also outside a card,
 # and whatever words the card template uses next: a check that matches nothing would pass vacuously).
 CARD_RE = re.compile(

@@ -8,7 +8,7 @@ from games.engine.cards import parse_card
 from games.tables.ui.cards import card_face
 
 SEAT_RE = re.compile(
-    r'<div class="seat[^"]*" data-position="(\d+)">(.*?)</div>\s*(?=<div class="seat|</section>)', re.S
+    r'<div class="seat[^"]*" data-position="(\d+)"[^>]*>(.*?)</div>\s*(?=<div class="seat|</section>)', re.S
 )
 LABEL_RE = re.compile(r'aria-label="([^"]+ of (?:clubs|diamonds|hearts|spades))"')
 
