@@ -9,7 +9,7 @@ so a page built from a step cannot show a card the player did not see during the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django import forms
@@ -156,6 +156,13 @@ def is_revealed(hand: PlayedHand) -> bool:
     if hand.series is not None and not hand.series.revealed:
         series.reveal_if_expired(hand.series)
     return hand.revealed
+
+
+def checkable_by(hand: PlayedHand) -> datetime | None:
+    """When a hand of a running series becomes checkable at the latest; None if it is already."""
+    if hand.series is None or hand.series.revealed:
+        return None
+    return series.checkable_by(hand.series)
 
 
 def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) -> bool:

@@ -64,6 +64,7 @@ def hand_page(request: HttpRequest, pk: int) -> HttpResponse:
         "step_url": reverse("hand_replay", args=[hand.pk]),
         "fair_url": reverse("fair_deck") + f"?hand={hand.table_id}-{hand.number}",
         "revealed": history.is_revealed(hand),
+        "checkable_by": history.checkable_by(hand),
         "record": hand.record if isinstance(hand.record, dict) else {},
     }
     if steps:

@@ -25,6 +25,12 @@ def series_expired(*, started_at: datetime, now: datetime) -> bool:
     return now >= started_at + timedelta(hours=SERIES_HOURS)
 
 
+def checkable_by(series: SeedSeries) -> datetime:
+    """The latest moment a running series is revealed: a day after its first hand (sooner if the
+    last player leaves or the table closes)."""
+    return series.started_at + timedelta(hours=SERIES_HOURS)
+
+
 def series_for_next_hand(*, table_id: int, now: datetime) -> SeedSeries:
     """The series the table's next hand deals from: the open one, or a new one when there is none
     or it has expired (revealed here). Call it inside the transaction that numbers the hand: the

@@ -9,7 +9,7 @@ it becomes checkable, nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -41,12 +41,6 @@ def table_series(*, table: Table) -> list[SeedSeries]:
         if not each.revealed:
             seed_series.reveal_if_expired(each)
     return found
-
-
-def checkable_by(series: SeedSeries) -> datetime:
-    """The latest moment a sealed series is revealed: a day after its first hand (sooner if the last
-    player leaves or the table closes)."""
-    return series.started_at + timedelta(hours=seed_series.SERIES_HOURS)
 
 
 def _settled(series: SeedSeries) -> list[PlayedHand]:
@@ -114,7 +108,7 @@ def check_table_series(series: SeedSeries) -> SeriesCheck:
     if not series.revealed:
         seed_series.reveal_if_expired(series)
     if not series.revealed:
-        return SeriesCheck(series=series, state="sealed", checkable_by=checkable_by(series))
+        return SeriesCheck(series=series, state="sealed", checkable_by=seed_series.checkable_by(series))
     data = series_file(series)
     hands = _settled(series)
     lines = [
@@ -129,7 +123,7 @@ def check_table_series(series: SeedSeries) -> SeriesCheck:
     return SeriesCheck(
         series=series,
         state="checked",
-        checkable_by=checkable_by(series),
+        checkable_by=seed_series.checkable_by(series),
         problems=check_series(data),
         hands=lines,
         cancelled=data["cancelled"],

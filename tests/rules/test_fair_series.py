@@ -82,6 +82,8 @@ def test_its_players_replay_it_as_they_saw_it_and_get_no_file_until_the_series_e
             page = client.get(f"/hands/{hand.pk}/", {"step": step}).content.decode()
             no_folded_cards_and_no_seed(page)
         assert "still running" in page and "Download the hand file" not in page
+        by = (SeedSeries.objects.get().started_at + timedelta(hours=24)).strftime("%Y-%m-%d %H:%M")
+        assert f"at the latest from {by} (UTC)" in page
         answer = client.get(f"/hands/{hand.pk}/hand.json")
         assert answer.status_code == 403 and "seed series ends" in answer.content.decode()
         no_folded_cards_and_no_seed(answer.content.decode())
