@@ -9,9 +9,12 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.verify import check_hand, check_series
 from tests.engine.seriesfiles import SEED, played_record, series_file
+from tests.engine.test_cli_properties import json_values, run_main
 
 GOOD = series_file(4)
 
@@ -108,3 +111,35 @@ def test_the_command_line_answers_2_for_a_file_it_cannot_read(tmp_path):
     answer = run(str(broken))
     assert answer.returncode == 2 and answer.stderr.startswith("error: not JSON")
     assert run(str(tmp_path / "missing.json")).returncode == 2
+
+
+def _answers(stdin: bytes) -> tuple[int, bytes]:
+    code, out, err = run_main(["verify", "-"], stdin)
+    if code == 2:
+        assert out == b"" and err.startswith(b"error: ") and err.count(b"\n") == 1
+    else:
+        assert code in (0, 1) and err == b""
+        assert out.endswith(b"everything checks out\n" if code == 0 else b"does NOT check out\n")
+    return code, out
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values)
+def test_verify_answers_any_json_without_a_traceback(value):
+    _answers(json.dumps(value).encode())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    hand=st.integers(0, len(GOOD["hands"]) - 1),
+    key=st.sampled_from(
+        ["decks", "actions", "result", "client_seeds", "nonce", "players", "prev_hash", "stake"]
+    ),
+    value=json_values,
+)
+def test_any_value_put_into_a_series_file_is_answered_and_a_change_is_found(hand, key, value):
+    changed = copy.deepcopy(GOOD)
+    changed["hands"][hand][key] = value
+    code, out = _answers(json.dumps(changed).encode())
+    if value != GOOD["hands"][hand][key]:
+        assert code == 1 and f"hand 7-{hand + 1}".encode() in out
