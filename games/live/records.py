@@ -368,7 +368,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
                 memo=f"hand {number} at table {table_id}",
             )
         prev_hash = chain_head(table_id) or GENESIS
-        record, chain_hash = record_with_link(
+        stored, chain_hash = record_with_link(
             stored_hand(table_id=table_id, ended=ended, series_number=series_number), prev_hash=prev_hash
         )
         fields = {
@@ -376,7 +376,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             "ended_at": timezone.now(),
             "pot": hand.pot,
             "winner_id": players[hand.winner],
-            "record": record,
+            "record": stored,
             "client_seeds": ended["client_seeds"],
             "server_seed": ended["server_seed"],
             "server_seed_hash": ended["seed_hash"],
