@@ -28,7 +28,10 @@ SHORT_LINES: Final = {
     "Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…": gettext_noop(
         "Hand %(number)s begins; %(dealer)s deals"
     ),
-    "%(name)s wins %(pot)s. Seed revealed: %(seed)s…": gettext_noop("%(name)s won %(pot)s"),
+    "%(name)s wins %(pot)s.": gettext_noop("%(name)s won %(pot)s"),
+    "%(name)s wins %(pot)s. Seed revealed: %(seed)s…": gettext_noop(
+        "%(name)s won %(pot)s"
+    ),  # documents before
     "Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed": gettext_noop(
         "Svara! %(names)s tie on %(points)s"
     ),

@@ -79,6 +79,7 @@ def test_the_result_and_a_svara_are_said_short_in_both_languages() -> None:
         fee=20,
     )
     assert said_line(win) == "bob won 1,075"
+    assert said_line(entry("%(name)s wins %(pot)s.", name="bob", pot=75)) == "bob won 75"
     assert said_line(svara) == "Svara! ann and bob tie on 30"
     with translation.override("bg"):
         assert said_line(win) == "bob спечели 1\xa0075"
