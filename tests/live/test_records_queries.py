@@ -4,7 +4,8 @@ guarantees the bulk writes must keep (one record per hand, safe repeats, a clean
 The budgets pin what bench/load.py needs: every hand runs these statements on the server's one
 database thread. Measured on PostgreSQL before the bulk writes: a heads-up start took 17
 statements (begin_hand_record 5 + record_hand_start 12; 25 with four players) and its settlement
-26 (36 with four); now 5 and 12, whatever the number of players.
+26 (36 with four); now 5 and 13 (12, and one that counts the hand into the standings), whatever
+the number of players.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from tests.live.tablekit import make_player, make_table
 
 # Statements, counting BEGIN/COMMIT (or the test's SAVEPOINT/RELEASE): the same on both databases.
 START_BUDGET = 5  # number the hand, its record, its players' rows
-SETTLE_BUDGET = 12  # lock the record, the ledger posting, the stored hand, its players' rows
+SETTLE_BUDGET = 13  # lock the record, the ledger posting, the stored hand, its players' rows, the standings
 
 
 def seated(n: int, *, buy_in: int = 500) -> tuple[Table, Doc]:
