@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -327,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from bench.harness import drop_database, fresh_database
 
+    # Stopped by a signal (SIGTERM, or SIGINT where a shell started it in the background and so
+    # ignores it), it still drops its database: the handlers raise, the ``finally`` runs.
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, lambda signum, frame: sys.exit(f"stopped by signal {signum}"))
     url = fresh_database(args.database_url, stem="svara_bench_players")
     results: list[dict[str, Any]] = []
     try:

@@ -148,6 +148,11 @@ class HandPlayer(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_row_per_player_per_hand")]
+        indexes = [
+            # A player's page lists their last hands: newest first by hand, from this player's rows
+            # only, however long ago they last played.
+            models.Index(fields=["user", "-hand"], name="handplayer_user_recent"),
+        ]
 
 
 class TableEvent(models.Model):
@@ -223,8 +228,10 @@ class Standing(models.Model):
             models.UniqueConstraint(fields=["user", "period", "starts", "stake"], name="standing_one_row"),
         ]
         indexes = [
-            # The leaderboards read a period's rows best first.
+            # The leaderboards read a period's rows best first, on each of the three boards.
             models.Index(fields=["period", "starts", "stake", "-net"], name="standing_by_net"),
+            models.Index(fields=["period", "starts", "stake", "-biggest_pot"], name="standing_by_pot"),
+            models.Index(fields=["period", "starts", "stake", "-hands"], name="standing_by_hands"),
         ]
 
     def __str__(self) -> str:

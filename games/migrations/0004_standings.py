@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'indexes': [models.Index(fields=['period', 'starts', 'stake', '-net'], name='standing_by_net')],
+                'indexes': [models.Index(fields=['period', 'starts', 'stake', '-net'], name='standing_by_net'), models.Index(fields=['period', 'starts', 'stake', '-biggest_pot'], name='standing_by_pot'), models.Index(fields=['period', 'starts', 'stake', '-hands'], name='standing_by_hands')],
                 'constraints': [models.UniqueConstraint(fields=('user', 'period', 'starts', 'stake'), name='standing_one_row')],
             },
         ),

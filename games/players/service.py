@@ -242,8 +242,3 @@ def leaderboard(*, period: str, today: date | None = None) -> Leaderboard:
         pots=board(rows.filter(biggest_pot__gt=0), "biggest_pot", "biggest_pot"),
         hands=board(rows, "hands", "hands"),
     )
-
-
-def names_with_pages(*, names: list[str]) -> set[str]:
-    """Which of these names are players with a page (not the computer's), in one query."""
-    return set(User.objects.filter(username__in=names, computer_level="").values_list("username", flat=True))
