@@ -363,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
                 pages = measure(users=users, requests=args.requests)
                 results.append(
                     {
+                        "load_average": [round(x, 2) for x in os.getloadavg()],
                         "hands": size,
                         "fill_s": round(filled, 1),
                         "rebuild_s": round(rebuilt, 1),
@@ -371,7 +372,8 @@ def main(argv: list[str] | None = None) -> int:
                     }
                 )
                 print(f"\n{size:,} hands stored (filled in {filled:.1f} s;", end=" ")
-                print(f"rebuild_standings {rebuilt:.1f} s, {rows:,} rows)")
+                load = os.getloadavg()[0]
+                print(f"rebuild_standings {rebuilt:.1f} s, {rows:,} rows; load average {load:.1f})")
                 print(f"  {'page':<44} {'median ms':>10} {'p90 ms':>8} {'SQL ms':>7} {'queries':>8}")
                 for label, f in pages.items():
                     print(
