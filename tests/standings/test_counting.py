@@ -9,9 +9,11 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.models import LedgerEntry
 from games.live import records
 from games.models import HandPlayer, PlayedHand, Standing
 from games.standings.counting import count_hand
@@ -125,6 +127,16 @@ def test_settled_hands_are_counted_once_and_practice_not_at_all():
     assert sum(alltime.values_list("net", flat=True)) == 0
     assert sum(alltime.values_list("won", flat=True)) == 3
     assert set(Standing.objects.filter(period="all").exclude(stake=0).values_list("stake", flat=True)) == {10}
+    # What the summary says each player won is what the ledger's settlements paid their seats.
+    paid = dict(
+        LedgerEntry.objects.filter(transaction__kind="hand_settle", account__kind="seat")
+        .values_list("account__user_id")
+        .annotate(total=Sum("amount"))
+        .order_by()
+    )
+    nets = dict(alltime.values_list("user_id", "net"))
+    assert paid and set(paid) <= set(nets)
+    assert all(net == paid.get(uid, 0) for uid, net in nets.items())
     kept = snapshot()
     call_command("rebuild_standings")
     assert snapshot() == kept
