@@ -92,3 +92,26 @@ def rebuild_standings(
         standing.objects.bulk_create(batch)
         written += len(batch)
     return written
+
+
+_KEY = ("user_id", "period", "starts", "stake")
+_VALUES = ("hands", "won", "net", "biggest_pot")
+
+
+def standings_differences(*, limit: int = 20) -> tuple[int, list[str]]:
+    """How many rows of the summary differ from a fresh count (missing, extra or other figures),
+    and the first ``limit`` of them in words; nothing is written."""
+    fresh = {tuple(row[k] for k in _KEY): tuple(row[v] for v in _VALUES) for row in _rows(HandPlayer)}
+    kept = {
+        tuple(row[:4]): tuple(row[4:]) for row in Standing.objects.values_list(*_KEY, *_VALUES).iterator()
+    }
+    differing = sorted(
+        (key for key in fresh.keys() | kept.keys() if fresh.get(key) != kept.get(key)),
+        key=lambda key: (key[0], key[1], str(key[2]), key[3]),
+    )
+    words = [
+        f"player {key[0]}, {key[1]} from {key[2]}, stake {key[3] or 'any'}: "
+        f"kept {kept.get(key)}, counted {fresh.get(key)} (hands, won, net, biggest pot)"
+        for key in differing[:limit]
+    ]
+    return len(differing), words

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import transaction
 from django.db.models import Sum
 from hypothesis import HealthCheck, given, settings
@@ -153,8 +153,14 @@ def test_a_summary_that_went_wrong_is_put_right_by_the_command(capsys):
     table = make_table(stake=50)
     stored(table=table, at=T0, nets={ann.pk: 40, bob.pk: -40}, winner_id=ann.pk, pot=90)
     right = snapshot()
-    Standing.objects.filter(user=ann).update(net=999_999)
+    call_command("rebuild_standings", "--check")
+    assert "OK" in capsys.readouterr().out
+    Standing.objects.filter(user=ann, period="all").update(net=999_999)
     Standing.objects.create(user=bob, period="week", starts=date(2020, 1, 6), hands=5)
+    with pytest.raises(CommandError, match="3 standings differ"):
+        call_command("rebuild_standings", "--check")
+    assert "kept (1, 1, 999999, 90), counted (1, 1, 40, 90)" in capsys.readouterr().out
+    assert snapshot() != right  # the check wrote nothing
     call_command("rebuild_standings")
     assert snapshot() == right
     assert "rows" in capsys.readouterr().out
