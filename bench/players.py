@@ -212,6 +212,8 @@ def fill_hands(
                 who[winner],
                 "[]",
                 json.dumps({"stake": stake}),
+                "",
+                "",
             )
         )
         for i, uid in enumerate(who):
@@ -233,6 +235,8 @@ def fill_hands(
             "winner_id",
             "client_seeds",
             "record",
+            "prev_hash",
+            "chain_hash",
         ),
         hands,
     )

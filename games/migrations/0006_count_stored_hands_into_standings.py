@@ -9,6 +9,6 @@ def count_stored_hands(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0004_standings")]
+    dependencies = [("games", "0005_standings")]
 
     operations = [migrations.RunPython(count_stored_hands, migrations.RunPython.noop)]

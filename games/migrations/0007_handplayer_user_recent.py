@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_count_stored_hands_into_standings'),
+        ('games', '0006_count_stored_hands_into_standings'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
