@@ -41,3 +41,10 @@ def hand_stats(*, user: User) -> HandStats:
         biggest=Max("amount", filter=Q(amount__gt=0)),
     )
     return HandStats(played=stats["played"], won=stats["won"], biggest_pot=stats["biggest"] or 0)
+
+
+def set_stats_hidden(*, user: User, hidden: bool) -> None:
+    """Hide the player's figures from others (their page shows the name and the date of joining;
+    the leaderboards leave them out), or show them again."""
+    User.objects.filter(pk=user.pk).update(stats_hidden=hidden)
+    user.stats_hidden = hidden
