@@ -67,6 +67,7 @@ class Ban(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["-created_at", "-id"], name="ban_recent")]
         # Banning is "add ban"; lifting is its own right, so a moderator can ban without undoing bans.
         permissions = [("lift_ban", "Can lift a ban")]
         constraints = [

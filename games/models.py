@@ -58,6 +58,14 @@ class Table(models.Model):
             ),
         ]
         permissions = [("close_table", "Can close a table in play")]
+        indexes = [
+            # The lobby's tables: a few thousand open ones among every table ever opened.
+            models.Index(
+                fields=["stake", "id"],
+                condition=Q(status="open", private=False, practice=False),
+                name="table_lobby_open",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk}, stake {self.stake})"
@@ -131,6 +139,8 @@ class PlayedHand(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_record_per_hand")]
         ordering = ["-started_at"]
+        # The staff's list of hands, newest first (the list adds the pk to break ties).
+        indexes = [models.Index(fields=["-started_at", "-id"], name="playedhand_recent")]
 
     def __str__(self) -> str:
         return f"hand {self.number} at table {self.table_id} ({self.status})"
