@@ -155,9 +155,20 @@ class HandPlayer(models.Model):
     chips_before = models.PositiveIntegerField()
     chips_after = models.PositiveIntegerField()
     won = models.BooleanField(default=False)
+    # The hand's start and status, copied here (games.live.records keeps them in step) so that a
+    # player's list is read from one index in its order, not sorted through a join of every hand.
+    started_at = models.DateTimeField()
+    hand_status = models.CharField(max_length=10, choices=PlayedHand.Status.choices)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_row_per_player_per_hand")]
+        indexes = [models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_recent")]
+
+    def save(self, *args, **kwargs) -> None:
+        # A row made one at a time (staff tools, tests) takes the copies from its hand.
+        if self.started_at is None or not self.hand_status:
+            self.started_at, self.hand_status = self.hand.started_at, self.hand.status
+        super().save(*args, **kwargs)
 
 
 class TableEvent(models.Model):
