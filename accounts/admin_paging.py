@@ -21,7 +21,8 @@ class CappedCountPaginator(Paginator):
 
     @cached_property
     def count(self) -> int:
-        return int(self.object_list[:COUNT_CAP].count())
+        # Unordered: the first rows found are as good as the first in the list's order.
+        return int(self.object_list.order_by()[:COUNT_CAP].count())
 
 
 class GrowingListAdmin(admin.ModelAdmin):
