@@ -157,12 +157,19 @@
   // ---- the header's wallet: refreshed when this viewer sits down or their seat is freed (a
   // buy-in, a cash-out), or adds chips between hands; a hand's result moves chips between seats,
   // not the wallet, so it asks for nothing.
-  var seen = { seated: null, chips: null, played: false };
+  // Whether the viewer sits here is read from the page as served (this script is deferred), not
+  // from the socket's first frame: on a slow connection a sit could be applied before that frame
+  // came, and the sit was then never seen as a change (the wallet stayed stale for 30 s).
+  var seen = {
+    seated: !!document.querySelector("#table-seats .seat.me .seat-chips .amount"),
+    chips: null,
+    played: false,
+  };
   document.addEventListener("htmx:wsAfterMessage", function () {
     var mine = document.querySelector("#table-seats .seat.me .seat-chips .amount");
     var pot = document.getElementById("table-pot");
     var inHand = !!pot && ["over", "waiting"].indexOf(pot.dataset.phase) < 0;
-    var changed = seen.seated !== null && !!mine !== seen.seated;
+    var changed = !!mine !== seen.seated;
     seen.seated = !!mine;
     if (!mine) {
       seen.chips = null;

@@ -1,8 +1,9 @@
 """Every page fits a phone's width in both languages: nothing makes the whole page scroll sideways
 (the rules' and the calculator's tables, the hand list and the profile once did). Every state of a
 page the test can reach counts: the table in its dark round, on your turn with the fair-deck badge
-open, at a result; the fair page checking a stored hand (its 32 cards once ran 1,467 px wide on a
-phone, 1,537 px at 1,280); a hand's replay."""
+open, at a result, seated alone waiting for players, and as a spectator sees it; the
+fair page checking a stored hand (its 32 cards once ran 1,467 px wide on a phone, 1,537 px at
+1,280); a hand's replay."""
 
 from __future__ import annotations
 
@@ -99,6 +100,33 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         page.get_by_role("link", name="Replay" if language == "en" else "Преглед").first.click()
         expect(page.locator(".hh-replay")).to_be_visible()
         wide["a hand's replay"] = _too_wide_on_phones(page)
+
+        # A table of the lobby with one player seated, waiting for a second; and the same table
+        # as another player watching it sees it.
+        page.goto(site_server.url + "/lobby/")
+        page.locator("#new-table summary").click()
+        page.fill("#id_name", f"Waiting {language}")
+        page.select_option("#id_stake", "10")
+        page.select_option("#id_seat_count", "6")
+        page.get_by_role("button", name=re.compile("Open the table|Отвори масата")).click()
+        page.wait_for_url(re.compile(r"/table/\d+/$"))
+        seat = page.locator('#table-seats .seat[data-position="0"]')
+        seat.locator("input[name=buy_in]").fill("500")
+        seat.locator("button").first.click()
+        expect(page.locator("#table-seats .seat.me")).to_have_count(1, timeout=WAIT_MS)
+        wide["table, seated and waiting for players"] = _too_wide_on_phones(page)
+        visitor = browser.new_context(
+            viewport=PHONE, locale=language, extra_http_headers={"Accept-Language": language}
+        )
+        try:
+            watcher = visitor.new_page()
+            sign_up_in(watcher, site_server.url, f"watch{language}")
+            watcher.goto(page.url)
+            expect(watcher.locator("#table-seats .seat")).to_have_count(6)
+            expect(watcher.locator("#table-seats .seat.me")).to_have_count(0)
+            wide["table, a spectator"] = _too_wide_on_phones(watcher)
+        finally:
+            visitor.close()
         assert {path: where for path, where in wide.items() if where} == {}
     finally:
         context.close()

@@ -210,6 +210,8 @@ def test_two_players_and_a_spectator_play_three_hands(site_server: LiveServer, b
     click(n, "dark")
     click(d, "decline")
     expect(d.page.locator("#table-actions button.verb-call")).to_have_text("CALL 20", timeout=WAIT_MS)
+    for person in players:  # each page has the betting round (a loaded machine delays one)
+        expect(person.page.locator("#table-seats .seat.me .card:not(.back)")).to_have_count(3)
     for person in everyone:  # mid-hand, in the page itself: only one's own cards
         mine = {label(c) for c in HANDS[(2, 0)]["N" if person is n else "D"]} if person in players else set()
         assert set(LABEL_RE.findall(person.page.content())) == mine, person.name
