@@ -367,17 +367,13 @@ class PlayedHandAdmin(ReadOnlyAdmin):
         return format_html('<a href="{}">{}</a>', reverse("hand_replay", args=[hand.pk]), _("Replay"))
 
     def get_fields(self, request: HttpRequest, obj=None):
-        return (
-            "table",
-            "number",
-            "status",
-            "started_at",
-            "ended_at",
-            "pot",
-            "winner",
-            "server_seed_hash",
-            "record",
-        )
+        fields = ("table", "number", "status", "started_at", "ended_at", "pot", "winner", "server_seed_hash")
+        # The file holds the seed and every deck: staff see it, as anyone, once its series is revealed.
+        return (*fields, "record" if obj is None or obj.revealed else "sealed")
+
+    @admin.display(description=gettext_lazy("record"))
+    def sealed(self, hand: PlayedHand) -> str:
+        return _("Sealed until the hand's seed series ends: its seed and decks stay secret until then.")
 
 
 @admin.register(TableEvent)

@@ -107,12 +107,55 @@ class Seat(models.Model):
         return f"{self.user} at {self.table_id}:{self.position}"
 
 
+class SeedSeries(models.Model):
+    """One secret server seed a table deals a run of hands from (RULES.md §6, seed series).
+
+    The hash is shown from the series' first hand on; the seed stays secret (on this row only)
+    until the series ends: the last player left, staff closed the table, or a day passed since
+    its first hand. Then ``revealed_at`` is set and every hand of the series can be checked.
+    """
+
+    class EndReason(models.TextChoices):
+        LEFT = "left", "the last player left"
+        CLOSED = "closed", "the table was closed"
+        EXPIRED = "expired", "24 hours passed"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seed_series")
+    number = models.PositiveIntegerField()
+    server_seed_hash = models.CharField(max_length=64)
+    server_seed = models.CharField(max_length=64)
+    started_at = models.DateTimeField()
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_series_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(revealed_at__isnull=True), name="one_open_series_per_table"
+            ),
+        ]
+        ordering = ["table", "number"]
+
+    def __str__(self) -> str:
+        return f"seed series {self.number} at table {self.table_id}"
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
 class PlayedHand(models.Model):
     """A hand, stored as the hand file of HAND_FORMAT.md with its seeds and result.
 
     The row is made when the hand starts (status in play, holding the secret seed so a hand
-    cancelled by a lost store can still be checked) and completed when it is settled. The seed
-    is shown to players only once the status is no longer in play.
+    cancelled by a lost store can still be checked) and completed when it is settled. The seed,
+    the decks and the file are shown only once the hand's seed series is revealed; a hand stored
+    before series existed has none and was revealed when it ended.
+
+    ``prev_hash`` and ``chain_hash`` link the table's settled hands (games.engine.chain): the
+    record holds the previous link's hash, and ``chain_hash`` is the SHA-256 of the record.
+    Hands stored before the chain have both empty.
     """
 
     class Status(models.TextChoices):
@@ -135,6 +178,11 @@ class PlayedHand(models.Model):
     record = models.JSONField(
         default=dict, blank=True, help_text="the stored hand file, with seeds and result"
     )
+    series = models.ForeignKey(
+        SeedSeries, null=True, blank=True, on_delete=models.RESTRICT, related_name="hands"
+    )
+    prev_hash = models.CharField(max_length=64, blank=True)
+    chain_hash = models.CharField(max_length=64, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_record_per_hand")]
@@ -144,6 +192,13 @@ class PlayedHand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} at table {self.table_id} ({self.status})"
+
+    @property
+    def revealed(self) -> bool:
+        """Whether its seed, decks and file may be shown: ended, and its series (if any) revealed."""
+        if self.status == self.Status.IN_PLAY:
+            return False
+        return self.series_id is None or self.series.revealed  # type: ignore[union-attr]
 
 
 class HandPlayer(models.Model):

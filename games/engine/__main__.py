@@ -1,7 +1,7 @@
-"""Command line: ``python -m games.engine score|replay|deck`` (HAND_FORMAT.md).
+"""Command line: ``python -m games.engine score|replay|deck|verify`` (HAND_FORMAT.md).
 
 Whatever it is given, it answers with exit 0 and its output, or exit 2 and one line on standard
-error: never a traceback.
+error: never a traceback. ``verify`` also answers exit 1 when a file it read does not check out.
 """
 
 from __future__ import annotations
@@ -67,17 +67,21 @@ def _read_file(name: str) -> bytes:
         raise HandFileError(f"cannot read {name}: {exc.strerror}") from None
 
 
+def _read_json(name: str) -> object:
+    text = _read_text(name)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise HandFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise HandFileError("not a hand file: JSON nested too deep") from None
+    except ValueError as exc:  # a number longer than Python reads (sys.get_int_max_str_digits)
+        raise HandFileError(f"not JSON that can be read: {exc}") from None
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     try:
-        text = _read_text(args.file)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise HandFileError(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-        except RecursionError:
-            raise HandFileError("not a hand file: JSON nested too deep") from None
-        except ValueError as exc:  # a number longer than Python reads (sys.get_int_max_str_digits)
-            raise HandFileError(f"not JSON that can be read: {exc}") from None
+        data = _read_json(args.file)
         result = replay(data)
         output = _result_json(result)
     except HandFileError as exc:
@@ -110,6 +114,41 @@ def _cmd_deck(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     print(" ".join(card_text(c) for c in deck))
     return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from games.engine.chain import check_chain
+    from games.engine.verify import check_file, check_hand, hand_name
+
+    try:
+        files = [(name, _read_json(name)) for name in args.files]
+    except HandFileError as exc:
+        return _fail(str(exc))
+    lines: list[str] = []
+    failed = False
+    try:
+        if len(files) == 1:
+            what, problems = check_file(files[0][1], head=args.head)
+            checked = [(what, problems)]
+        else:
+            # Several hand files of one table: each hand, then the chain between them in hand order.
+            records = sorted((data for _name, data in files), key=_nonce_key)
+            checked = [(hand_name(r), check_hand(r)) for r in records]
+            checked.append(("the chain between them", check_chain(records, head=args.head)))
+    except RecursionError:
+        return _fail("not a hand file: a value is nested too deep")
+    for what, problems in checked:
+        failed = failed or bool(problems)
+        lines.append(f"{'FAIL' if problems else 'ok'}  {what}")
+        lines += [f"      {problem}" for problem in problems]
+    lines.append("does NOT check out" if failed else "everything checks out")
+    _write(sys.stdout, "\n".join(lines) + "\n")
+    return 1 if failed else 0
+
+
+def _nonce_key(record: object) -> int:
+    nonce = record.get("nonce") if isinstance(record, dict) else None
+    return nonce if isinstance(nonce, int) and not isinstance(nonce, bool) else -1
 
 
 _SEED_OPTION = "--client-seed"
@@ -166,6 +205,13 @@ def _parser() -> argparse.ArgumentParser:
         "--deal", type=int, default=0, help="0 for the hand, 1 for the first svara replay, ..."
     )
     p_deck.set_defaults(func=_cmd_deck)
+    p_verify = sub.add_parser(
+        "verify",
+        help="check downloaded files: one series file, or hand files of one table (exit 1 if not fair)",
+    )
+    p_verify.add_argument("files", nargs="+", metavar="FILE")
+    p_verify.add_argument("--head", help="the chain head the site showed, to check the last hand against")
+    p_verify.set_defaults(func=_cmd_verify)
     return parser
 
 

@@ -24,11 +24,14 @@ from django.utils.translation import gettext_lazy
 from games.engine.cards import Card
 from games.engine.hand import BETTING, FINISHED, JOIN
 from games.engine.handfile import HandFileError, load_hand_file, start_hand
+from games.live import series
 from games.live.entries import shown_name
 from games.models import STAKES, HandPlayer, PlayedHand
 from games.tables.ui.cards import CardFace, card_face
 
-# A hand in play is never listed, shown or downloaded: its seed and cards are still secret.
+# A hand in play is never listed, shown or downloaded: its seed and cards are still secret. An
+# ended hand is listed and replayed (own cards, what was shown), but its seed, decks and file only
+# once its seed series is revealed (``is_revealed``).
 ENDED = (PlayedHand.Status.FINISHED, PlayedHand.Status.CANCELLED)
 HANDS_PER_PAGE = 20
 
@@ -210,7 +213,7 @@ class Viewing:
 
 def viewing(*, pk: int, user: AbstractBaseUser | AnonymousUser) -> Viewing | None:
     """The ended hand ``pk`` as this user may see it, or None (not theirs, in play, no such hand)."""
-    hand = PlayedHand.objects.select_related("table").filter(pk=pk, status__in=ENDED).first()
+    hand = PlayedHand.objects.select_related("table", "series").filter(pk=pk, status__in=ENDED).first()
     if hand is None or not user.is_authenticated:
         return None
     rows = list(hand.players.order_by("position"))
@@ -218,6 +221,23 @@ def viewing(*, pk: int, user: AbstractBaseUser | AnonymousUser) -> Viewing | Non
     if row is None:
         return Viewing(hand=hand, seat=None, row=None) if user.is_staff else None
     return Viewing(hand=hand, seat=seat_in_record(record=hand.record, rows=rows, row=row), row=row)
+
+
+def is_revealed(hand: PlayedHand) -> bool:
+    """Whether the hand's seed, decks and file may be shown: it has ended and its seed series is
+    revealed (one whose day is up is revealed now, if none of its hands is in play)."""
+    if hand.status == PlayedHand.Status.IN_PLAY:
+        return False
+    if hand.series is not None and not hand.series.revealed:
+        series.reveal_if_expired(hand.series)
+    return hand.revealed
+
+
+def checkable_by(hand: PlayedHand) -> datetime | None:
+    """When a hand of a running series becomes checkable at the latest; None if it is already."""
+    if hand.series is None or hand.series.revealed:
+        return None
+    return series.checkable_by(hand.series)
 
 
 def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) -> bool:

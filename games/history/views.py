@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 
 from games.history import service as history
 
@@ -65,6 +66,8 @@ def hand_page(request: HttpRequest, pk: int) -> HttpResponse:
         "spectator": seen.seat is None,
         "step_url": reverse("hand_replay", args=[hand.pk]),
         "fair_url": reverse("fair_deck") + f"?hand={hand.table_id}-{hand.number}",
+        "revealed": history.is_revealed(hand),
+        "checkable_by": history.checkable_by(hand),
         "record": hand.record if isinstance(hand.record, dict) else {},
     }
     if steps:
@@ -86,11 +89,17 @@ def hand_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def hand_file(request: HttpRequest, pk: int) -> HttpResponse:
-    # The stored record holds every deck and so every player's cards, folded ones included.
-    # That is fine to hand out only because the hand has ended (finished or cancelled): its seed is
-    # revealed and anyone can recompute the decks from it. ``viewing`` never returns a hand in play.
+    # The stored record holds every deck and so every player's cards, folded ones included: it is
+    # handed out only once the hand's seed series is revealed, when anyone can recompute the decks.
     seen = _viewing_or_404(request, pk)
     hand = seen.hand
+    if not history.is_revealed(hand):
+        message = gettext(
+            "This hand's file, with its decks, is available once its seed series ends (the last "
+            "player leaves the table, or 24 hours after the series' first hand). Until then its "
+            "folded cards stay secret."
+        )
+        return HttpResponse(message + "\n", status=403, content_type="text/plain; charset=utf-8")
     body = json.dumps(hand.record, ensure_ascii=False, indent=2) + "\n"
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="svara-hand-{hand.table_id}-{hand.number}.json"'

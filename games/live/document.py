@@ -12,7 +12,8 @@ The document::
               seed_hash, client_seeds, started_at, svara (a svara's pause), moves (each seat's
               last move of the round)} or None
     ended     a finished hand whose result is not yet settled in the database, or None
-    last      what everyone may see of the last hand: number, seed hash and revealed seed,
+    last      what everyone may see of the last hand: number, seed hash (never the seed: it is
+              revealed only when the table's seed series ends, games.live.series),
               winner, pot, shown hands; and each hand dealt, which a view gives its own player only
     timer     {"kind": "turn" | "start" | "settle" | "bot" | "svara", "at": unix seconds} or None
     action_ids  recent action ids, so a repeated command is applied once
@@ -88,7 +89,7 @@ class HandDoc(TypedDict):
 class LastHand(TypedDict):
     number: int
     seed_hash: str
-    server_seed: str
+    server_seed: NotRequired[str]  # only in documents written before seed series: never shown now
     client_seeds: list[str]
     winner: int
     winner_name: NotRequired[str]  # missing in documents written before it was kept

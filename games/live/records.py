@@ -6,9 +6,9 @@ each time): settlement and cash-outs carry idempotency keys, and records are wri
 because the store and the database are two systems and a process may die between them. The
 caller repeats the step and gets the same outcome.
 
-A hand costs about 17 statements (5 to start it, 12 to settle it, whatever the number of
-players): they run on the server's one database thread, so the players' rows are written in bulk
-and nothing just written is read back.
+A hand costs about 19 statements (6 to start it, 8 for the first hand of a seed series; 13 to
+settle it, whatever the number of players): they run on the server's one database thread, so the
+players' rows are written in bulk and nothing just written is read back.
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ from accounts.services import (
     seat_buy_in,
     seat_cash_out,
 )
+from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
 from games.engine.table_rules import can_be_dealt_in
-from games.live import events
+from games.live import events, series
 from games.live.document import Refused, seat_entry
 from games.live.transitions import ready_positions
-from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
+from games.models import HandPlayer, PlayedHand, Seat, SeedSeries, Table, TableEvent
 
 
 def table_settings(table: Table) -> dict[str, Any]:
@@ -172,6 +173,9 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
         deleted, _rows = Seat.objects.filter(table_id=table_id, user=user).delete()
         if deleted:  # a repeat (the same key) frees nothing and records nothing
             events.record_left(table_id=table_id, user_id=user_id, cashed_out=balance)
+            if not Seat.objects.filter(table_id=table_id).exists():
+                # The last player left: the seed series ends and its seed is revealed (RULES.md §6).
+                series.end_series(table_id=table_id, reason=SeedSeries.EndReason.LEFT)
 
 
 def seated_table_ids(*, user_id: int) -> list[int]:
@@ -250,10 +254,10 @@ def _player_rows(*, record: PlayedHand, lineup: Lineup) -> list[HandPlayer]:
     ]
 
 
-def begin_hand_record(
-    *, table_id: int, server_seed: str, seed_hash: str, lineup: Lineup | None = None
-) -> tuple[int, datetime]:
-    """Number the next hand (the fair-deck nonce) and record that it is in play.
+def begin_hand_record(*, table_id: int, lineup: Lineup | None = None) -> tuple[int, datetime, str]:
+    """Number the next hand (the fair-deck nonce), record that it is in play, and return its
+    number, start and server seed: the seed of the table's seed series (series.py), opened here
+    for the first hand of a series.
 
     With ``lineup`` (who the service expects to deal in) the record is complete in this one
     transaction: client seeds and a row per player, so a hand that is later cancelled still shows
@@ -267,18 +271,20 @@ def begin_hand_record(
     with transaction.atomic():
         number = _next_hand_number(table_id)
         started = timezone.now()
+        dealing = series.series_for_next_hand(table_id=table_id, now=started)
         record = PlayedHand.objects.create(
             table_id=table_id,
             number=number,
             status=PlayedHand.Status.IN_PLAY,
             started_at=started,
-            server_seed=server_seed,
-            server_seed_hash=seed_hash,
+            series=dealing,
+            server_seed=dealing.server_seed,
+            server_seed_hash=dealing.server_seed_hash,
             client_seeds=list(lineup.client_seeds) if lineup else [],
         )
         if lineup is not None:
             HandPlayer.objects.bulk_create(_player_rows(record=record, lineup=lineup))
-    return number, started
+    return number, started, dealing.server_seed
 
 
 def record_hand_start(*, table_id: int, hand: dict[str, Any]) -> None:
@@ -316,8 +322,9 @@ def abandon_hand_record(*, table_id: int, number: int) -> None:
         )
 
 
-def stored_hand(*, table_id: int, ended: dict[str, Any]) -> dict[str, Any]:
-    """The hand file of HAND_FORMAT.md with the site's extra keys."""
+def stored_hand(*, table_id: int, ended: dict[str, Any], series_number: int | None = None) -> dict[str, Any]:
+    """The hand file of HAND_FORMAT.md with the site's extra keys (the chain link is added when
+    it is settled: ``settle_hand``)."""
     hand = Hand.from_json(ended["state"])
     return {
         **hand_file_of(hand),
@@ -328,6 +335,7 @@ def stored_hand(*, table_id: int, ended: dict[str, Any]) -> dict[str, Any]:
         "server_seed": ended["server_seed"],
         "client_seeds": ended["client_seeds"],
         "nonce": ended["number"],
+        "series": series_number,
         "result": hand_result(hand, refused=[]),
     }
 
@@ -349,12 +357,13 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         found = (
             PlayedHand.objects.select_for_update(of=("self",))
             .filter(table_id=table_id, number=number)
-            .values_list("pk", "status", "table__practice", "started_at")
+            .values_list("pk", "status", "table__practice", "series_id", "series__number", "started_at")
             .first()
         )
         if found is not None and found[1] == PlayedHand.Status.FINISHED:
             return  # settled already (a retry after a crash)
         practice = found[2] if found else Table.objects.filter(pk=table_id, practice=True).exists()
+        series_id, series_number = (found[3], found[4]) if found else _series_of(table_id, ended)
         if practice:
             # Practice chips are not money: they live on the seat rows, never in the ledger.
             for i, uid in enumerate(players):
@@ -366,21 +375,28 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
                 idempotency_key=f"hand:{table_id}:{number}",
                 memo=f"hand {number} at table {table_id}",
             )
+        prev_hash = chain_head(table_id) or GENESIS
+        stored, chain_hash = record_with_link(
+            stored_hand(table_id=table_id, ended=ended, series_number=series_number), prev_hash=prev_hash
+        )
         fields = {
             "status": PlayedHand.Status.FINISHED,
             "ended_at": timezone.now(),
             "pot": hand.pot,
             "winner_id": players[hand.winner],
-            "record": stored_hand(table_id=table_id, ended=ended),
+            "record": stored,
             "client_seeds": ended["client_seeds"],
             "server_seed": ended["server_seed"],
             "server_seed_hash": ended["seed_hash"],
+            "series_id": series_id,
+            "prev_hash": prev_hash,
+            "chain_hash": chain_hash,
         }
         if found is None:
             started = timezone.now()
             record = PlayedHand.objects.create(table_id=table_id, number=number, started_at=started, **fields)
         else:
-            record, started = PlayedHand(pk=found[0]), found[3]
+            record, started = PlayedHand(pk=found[0]), found[5]
             PlayedHand.objects.filter(pk=record.pk).update(**fields)
         HandPlayer.objects.bulk_create(
             [
@@ -403,11 +419,33 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
 
 
+def chain_head(table_id: int) -> str:
+    """The link hash of the table's last settled hand on the chain ("" before the first)."""
+    head = (
+        PlayedHand.objects.filter(table_id=table_id, status=PlayedHand.Status.FINISHED)
+        .exclude(chain_hash="")
+        .order_by("-number")
+        .values_list("chain_hash", flat=True)
+        .first()
+    )
+    return head or ""
+
+
+def _series_of(table_id: int, ended: dict[str, Any]) -> tuple[int | None, int | None]:
+    # A hand settled without its start record (it was lost): its series by the hash it showed.
+    found = SeedSeries.objects.filter(table_id=table_id, server_seed_hash=ended["seed_hash"]).first()
+    return (found.pk, found.number) if found else (None, None)
+
+
 def close_practice_table(*, table_id: int) -> None:
-    """A practice table closed: its seats go (practice chips are not money, nothing is cashed out)."""
+    """A practice table closed: its seats go (practice chips are not money, nothing is cashed out)
+    and its seed series ends."""
     with transaction.atomic():
         Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
         Seat.objects.filter(table_id=table_id).delete()
+        # A hand left in play is cancelled first: a series is never revealed under a hand in play.
+        cancel_open_hands(table_id=table_id, reason="the practice table was closed")
+        series.end_series(table_id=table_id, reason=SeedSeries.EndReason.CLOSED)
 
 
 def tables_in_play() -> list[int]:

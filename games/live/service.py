@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed, new_server_seed, seed_hash
+from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
 from games.live import announced, events, process, records
 from games.live import transitions as t
 from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of
@@ -154,8 +154,8 @@ async def load_table_state(table_id: int) -> Versioned:
         assert state is not None
         return state
     # Only the rebuild that won cancels, and only the hands numbered before it read the table: a
-    # hand numbered since is one the new table deals (its seed must stay secret), and a rebuild
-    # that lost may have read the database before it was dealt.
+    # hand numbered since is one the new table deals, and a rebuild that lost may have read the
+    # database before it was dealt.
     cancelled = await in_db(records.cancel_open_hands)(
         table_id=table_id, reason="the table was restarted", numbered_up_to=numbered
     )
@@ -356,13 +356,11 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     state = current or await load_table_state(table_id)
     if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
         return state
-    seed = new_server_seed()
     # Who will be dealt in goes with the numbering, in one transaction: one trip to the database
     # thread per hand start instead of two, and the hand is on record before any card is dealt.
+    # The seed is the table's seed series' (games.live.series), secret until the series ends.
     lineup = records.Lineup.of_doc(state.doc)
-    number, started = await in_db(records.begin_hand_record)(
-        table_id=table_id, server_seed=seed, seed_hash=seed_hash(seed), lineup=lineup
-    )
+    number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
     return await deal_numbered_hand(
         table_id=table_id,
         number=number,
@@ -377,8 +375,8 @@ async def deal_numbered_hand(
     *, table_id: int, number: int, started_at: str, seed: str, lineup: records.Lineup, epoch: str | None
 ) -> Versioned:
     """Deal the hand the database numbered, into the life of the table (``epoch``) it was numbered
-    for. If the store lost the table meanwhile, the rebuild cancelled that hand and may show its
-    seed: it is never dealt into the new table, whose next hand gets a number and seed of its own."""
+    for. If the store lost the table meanwhile, the rebuild cancelled that hand: it is never dealt
+    into the new table, whose next hand gets a number of its own (from the same seed series)."""
 
     def change(current: Versioned) -> Doc | None:
         if current.doc["hand"] or current.doc["ended"] or current.doc.get("epoch") != epoch:

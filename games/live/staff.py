@@ -25,12 +25,12 @@ from accounts.services.staff_log import (
     check_token,
     record_staff_action,
 )
-from games.live import process, records, service
+from games.live import process, records, series, service
 from games.live import transitions as t
 from games.live.document import Doc, Refused, copy_doc, position_of
 from games.live.entries import LOG_KEPT, entry, set_notice
 from games.live.store import Versioned, get_state_store
-from games.models import Seat, Table, TableEvent
+from games.models import Seat, SeedSeries, Table, TableEvent
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +104,7 @@ def _close_in_db(*, table_id: int, staff_user: User, reason: str, token: str | N
     with transaction.atomic():
         seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
         records.cancel_open_hands(table_id=table_id, reason=f"table closed: {reason}", staff_user=staff_user)
+        series.end_series(table_id=table_id, reason=SeedSeries.EndReason.CLOSED)
         for seat in seats:
             records.leave_seat(
                 user_id=seat.user_id, table_id=table_id, key=f"close:{table_id}:{seat.user_id}"

@@ -444,8 +444,8 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
     doc["hand"] = None
     doc["last"] = {
         "number": info["number"],
+        # The seed hash, never the seed: it stays secret until the table's seed series ends.
         "seed_hash": info["seed_hash"],
-        "server_seed": info["server_seed"],
         "client_seeds": info["client_seeds"],
         "winner": winner_pos,
         "winner_name": hand.names[hand.winner],
@@ -457,13 +457,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "folded": [positions[s] for s, still_in in enumerate(hand.in_hand) if not still_in],
     }
     winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
-    add_line(
-        doc,
-        gettext_noop("%(name)s wins %(pot)s. Seed revealed: %(seed)s…"),
-        name=winner,
-        pot=hand.pot,
-        seed=info["server_seed"][:16],
-    )
+    add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=winner, pot=hand.pot)
     # Settle in the database right away (the service does); the timer is the safety net.
     doc["timer"] = {"kind": "settle", "at": now + SHOWDOWN_PAUSE}
 

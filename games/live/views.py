@@ -163,7 +163,6 @@ def _last_view(doc: Doc) -> dict[str, Any]:
     return {
         "number": last["number"],
         "seed_hash": last["seed_hash"],
-        "server_seed": last["server_seed"],
         "client_seeds": last["client_seeds"],
         "pot": last["pot"],
         "winner_name": shown_name(name),

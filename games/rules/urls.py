@@ -9,4 +9,5 @@ urlpatterns = [
     path("rules/faq/", rules_views.faq_page, name="rules_faq"),
     path("rules/calculator/", rules_views.calculator_page, name="rules_calculator"),
     path("fair/", rules_views.fair_page, name="fair_deck"),
+    path("fair/series/<int:table_id>-<int:number>.json", rules_views.series_file_view, name="series_file"),
 ]

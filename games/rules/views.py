@@ -7,6 +7,7 @@ works without JavaScript; the calculator also answers htmx requests with just it
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,8 +30,10 @@ from games.engine.fairness import (
 )
 from games.engine.scoring import WILD_VALUE
 from games.history import service as history
-from games.models import PlayedHand
+from games.live import records
+from games.models import PlayedHand, Table
 from games.rules import content as rc
+from games.rules import series_check as sc
 from games.tables.ui.cards import CardFace, card_face, faces
 
 # The stake the betting walk-through uses; a table's real stake is one of games.models.STAKES.
@@ -251,7 +254,7 @@ def find_played_hand(ref: str) -> PlayedHand | None:
 @dataclass
 class HandCheck:
     hand: PlayedHand
-    state: str  # "in_play", "no_record", "checked"
+    state: str  # "in_play", "sealed" (its seed series still runs), "no_record", "checked"
     problems: list[str] = field(default_factory=list)
     comparisons: list[rc.DeckComparison] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)
@@ -262,6 +265,9 @@ def check_played_hand(hand: PlayedHand) -> HandCheck:
     if hand.status == PlayedHand.Status.IN_PLAY:
         # Never show the seed of a hand in play: it would give away every card still to come.
         return HandCheck(hand=hand, state="in_play")
+    if not history.is_revealed(hand):
+        # Its series still deals: the seed would give away its folded cards and every later hand's.
+        return HandCheck(hand=hand, state="sealed")
     record = hand.record if isinstance(hand.record, dict) else {}
     if not record.get("decks"):
         # A hand cancelled before its deal was stored: only the commitment can be checked.
@@ -371,5 +377,71 @@ def fair_page(request: HttpRequest) -> HttpResponse:
             "deck_error": deck_error,
             "check": check,
             "hand_missing": hand_missing,
+            **series_context(request),
         },
     )
+
+
+class SeriesLookupForm(forms.Form):
+    # Within a 32-bit database integer: a larger number is refused by the form, not the database.
+    table = forms.IntegerField(label=gettext_lazy("Table number"), min_value=1, max_value=2**31 - 1)
+    series = forms.IntegerField(
+        label=gettext_lazy("Seed series (empty: list the table's series)"),
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+    )
+
+
+def series_context(request: HttpRequest) -> dict[str, Any]:
+    """The series part of the fair page: a table's series listed, or one of them checked."""
+    form = SeriesLookupForm(request.GET if "table" in request.GET else None)
+    context: dict[str, Any] = {"series_form": form}
+    if not (form.is_bound and form.is_valid()):
+        return context
+    table = Table.objects.filter(pk=form.cleaned_data["table"]).first()
+    # A private table's series are "no such table" to outsiders, as its hands are.
+    if table is None or not sc.may_check_table(table=table, user=request.user):
+        context["series_missing"] = "table"
+        return context
+    context["series_table"] = table
+    context["chain_head"] = records.chain_head(table.pk)
+    number = form.cleaned_data.get("series")
+    if number is None:
+        context["series_list"] = sc.table_series(table=table)
+        return context
+    found = sc.find_series(table_id=table.pk, number=number)
+    if found is None:
+        context["series_missing"] = "series"
+        return context
+    context["series_check"] = sc.check_table_series(found)
+    return context
+
+
+def series_file_view(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    found = sc.find_series(table_id=table_id, number=number)
+    if found is None or not sc.may_check_table(table=found.table, user=request.user):
+        return HttpResponse(
+            gettext("There is no seed series %(number)s at table %(table)s.")
+            % {"number": number, "table": table_id}
+            + "\n",
+            status=404,
+            content_type="text/plain; charset=utf-8",
+        )
+    check = sc.check_table_series(found)  # reveals a series whose day is up
+    if check.state == "sealed":
+        return HttpResponse(
+            gettext(
+                "Seed series %(number)s at table %(table)s is still running: its file, with the seed "
+                "and every deck, is available once it ends (the last player leaves, or 24 hours after "
+                "its first hand)."
+            )
+            % {"number": number, "table": table_id}
+            + "\n",
+            status=403,
+            content_type="text/plain; charset=utf-8",
+        )
+    body = json.dumps(sc.series_file(found), ensure_ascii=False, indent=2) + "\n"
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="svara-series-{table_id}-{number}.json"'
+    return response

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from games.live import service
+from games.live import records, series, service
 from games.live.store import StateError
 from games.live.views import build_view
 from games.models import Table
@@ -33,6 +33,9 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context = {
         "table": table,
         "regions": _initial_regions(table_id=table.pk, user_id=request.user.pk),
+        # Read once with the page, not on every frame: the history's chain head and the series dealing.
+        "chain_head": records.chain_head(table.pk),
+        "series": series.open_series(table_id=table.pk),
         "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
         if table.private and not table.practice  # a practice table has nobody to invite
         else None,

@@ -86,6 +86,13 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         expect(page.locator("#table-pot .result")).to_be_visible(timeout=WAIT_MS)
         wide["table, result"] = _too_wide_on_phones(page)
 
+        # While the practice table plays on, the hand's seed series runs: the fair page says so.
+        page.goto(f"{site_server.url}/fair/?hand={table_id}-{number}#stored")
+        expect(page.locator(".rc-hand-check")).to_have_attribute("data-hand-check", "sealed")
+        wide["/fair/ with a hand of a running series"] = _too_wide_on_phones(page)
+        # A new practice game closes the old table, which ends its series and reveals the seed.
+        start_practice(page, site_server.url)
+
         # The fair page checking that stored hand, on a phone and at 1,280.
         page.goto(f"{site_server.url}/fair/?hand={table_id}-{number}#stored")
         expect(page.locator(".rc-hand-check .rc-compare .rc-hand .card")).not_to_have_count(0)
@@ -95,8 +102,8 @@ def test_no_page_is_wider_than_a_phone(site_server: LiveServer, browser: Browser
         wide["/fair/ with a stored hand at 1,280"] = _too_wide(page, DESKTOP["width"])
         page.set_viewport_size(PHONE)
 
-        # The hand's replay, from My hands.
-        page.goto(site_server.url + "/hands/")
+        # The hand's replay, from My hands (a lost one: closing the table may have cancelled a hand).
+        page.goto(site_server.url + "/hands/?result=lost")
         page.get_by_role("link", name="Replay" if language == "en" else "Преглед").first.click()
         expect(page.locator(".hh-replay")).to_be_visible()
         wide["a hand's replay"] = _too_wide_on_phones(page)

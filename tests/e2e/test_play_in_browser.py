@@ -228,7 +228,8 @@ def test_two_players_and_a_spectator_play_three_hands(site_server: LiveServer, b
     for person in everyone:
         expect(person.page.locator("#table-pot")).to_contain_text(f"Hand 2: {n.name} won")
         expect(person.page.locator("#table-seats .points")).to_have_count(2)
-        expect(person.page.locator("#table-pot")).to_contain_text("Revealed seed")
+        # The seed stays secret: the table's seed series deals on (RULES.md §6).
+        expect(person.page.locator("#table-pot .fair-sealed")).to_contain_text("seed series ends")
     shown = set(LABEL_RE.findall(cat.page.content()))
     assert shown == {label(c) for role in "ND" for c in HANDS[(2, 0)][role]}  # both hands, face up
     shot(cat, "table-showdown.png")

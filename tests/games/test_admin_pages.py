@@ -309,3 +309,19 @@ def test_odd_searches_answer_a_page_never_an_error(client, boss, query):
     lists = [*FILTERED, "/admin/accounts/user/"] if query in ODD else FILTERED
     for url in lists:
         assert client.get(url + query).status_code == 200, url + query
+
+
+def test_a_hands_page_shows_its_file_only_once_its_seed_series_is_revealed(boss, client):
+    from games.models import SeedSeries
+
+    oak = table()
+    played = hand(oak, 1, [player("ann"), player("bob")])
+    series = SeedSeries.objects.create(
+        table=oak, number=1, server_seed="s" * 64, server_seed_hash="h" * 64, started_at=T0
+    )
+    PlayedHand.objects.filter(pk=played.pk).update(series=series)
+    url = reverse("admin:games_playedhand_change", args=[played.pk])
+    page = client.get(url).content.decode()
+    assert "x" * 1000 not in page and "Sealed until the hand&#x27;s seed series ends" in page
+    SeedSeries.objects.filter(pk=series.pk).update(revealed_at=T0, end_reason="left")
+    assert "x" * 1000 in client.get(url).content.decode()

@@ -14,12 +14,12 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.engine.cards import parse_card
 from games.engine.handfile import replay
 from games.live import service, testing
-from games.models import PlayedHand, Table
+from games.models import PlayedHand, SeedSeries, Table
 from games.tables.ui.cards import card_name
 from tests.history.test_service import (
     FOLD_AND_SHOWDOWN,
@@ -398,7 +398,11 @@ def test_a_hand_played_through_the_table_service():
             html = step_html(client, hand, step)
             assert all(shows_card(html, c) for c in held[viewer])
             assert any(shows_card(html, c) for c in held[other]) == (step == last), step
-        assert json.loads(client.get(f"/hands/{hand.pk}/hand.json").content) == hand.record
+        # The file holds every deck: not served while the table's seed series runs.
+        assert client.get(f"/hands/{hand.pk}/hand.json").status_code == 403
+    SeedSeries.objects.filter(table=table).update(revealed_at=timezone.now(), end_reason="left")
+    for viewer in (first, second):
+        assert json.loads(logged_in(viewer).get(f"/hands/{hand.pk}/hand.json").content) == hand.record
 
 
 def test_the_stake_filter_groups_its_amounts_in_each_language(players):

@@ -30,10 +30,7 @@ async def test_a_hand_numbered_before_the_store_lost_the_table_is_never_dealt(ba
     table, (ann, bob) = await seated_table(["ann", "bob"])
     state = await service.load_table_state(table.pk)
     lineup = records.Lineup.of_doc(state.doc)
-    seed = "ab" * 32
-    number, started = await service.in_db(records.begin_hand_record)(
-        table_id=table.pk, server_seed=seed, seed_hash="h", lineup=lineup
-    )
+    number, started, seed = await service.in_db(records.begin_hand_record)(table_id=table.pk, lineup=lineup)
     await _flush(table.pk)  # between numbering the hand and dealing it
 
     after = await service.deal_numbered_hand(
@@ -46,13 +43,18 @@ async def test_a_hand_numbered_before_the_store_lost_the_table_is_never_dealt(ba
     )
 
     assert after.doc["epoch"] != state.doc["epoch"]  # the table was rebuilt
-    assert after.doc["hand"] is None  # and the hand whose seed the rebuild revealed was not dealt
+    assert after.doc["hand"] is None  # and the hand the rebuild cancelled was not dealt
     record = await sync_to_async(_hand)(table.pk, number)
     assert record.status == PlayedHand.Status.CANCELLED
-    # The next hand gets a number and a seed of its own.
+    # The next hand gets a number of its own, from the same seed series: the cancelled hand did
+    # not reveal the seed, which stays secret until the series ends.
     dealt = await service.start_next_hand(table_id=table.pk)
     assert dealt.doc["hand"]["number"] == number + 1
-    assert dealt.doc["hand"]["server_seed"] != seed
+    assert dealt.doc["hand"]["server_seed"] == seed
+    sealed = await sync_to_async(
+        lambda: not PlayedHand.objects.select_related("series").get(pk=record.pk).revealed
+    )()
+    assert sealed
 
 
 async def test_a_rebuild_cancels_only_the_hands_numbered_before_it(backend) -> None:

@@ -156,7 +156,7 @@ def test_a_hand_in_play_keeps_its_seed_secret(client):
     hand = make_hand(status=PlayedHand.Status.IN_PLAY, decks=None)
     html = client.get("/fair/", {"hand": f"{hand.table_id}-{hand.number}"}).content.decode()
     assert 'data-hand-check="in_play"' in html
-    assert "revealed when it ends" in html
+    assert "revealed when its seed series ends" in html
     assert HASH in html and SEED not in html
 
 

@@ -65,7 +65,7 @@ PUBLIC += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
 LOGGED_IN = ["/hands/", "/accounts/profile/", "/practice/", "/tables/new/", "/hands/1/", "/table/1/"]
 KEYS = [
     "stake", "page", "step", "cards", "card", "server_seed", "client_seeds", "nonce", "deal",
-    "expected_hash", "hand", "next", "result", "kind", "since", "until", "level", "lang",
+    "expected_hash", "hand", "next", "result", "kind", "since", "until", "level", "lang", "table", "series",
 ]  # fmt: skip
 values = st.one_of(
     st.binary(max_size=12),
@@ -98,5 +98,6 @@ def test_logged_in_pages_never_answer_500(path, query):
 def test_path_parameters_never_answer_500(segment, login):
     client = logged_in_client() if login else Client()
     piece = quote_from_bytes(segment, safe="")
-    for path in (f"/t/{piece}/", f"/table/{piece}/", f"/hands/{piece}/", f"/hands/{piece}/hand.json"):
+    paths = (f"/t/{piece}/", f"/table/{piece}/", f"/hands/{piece}/", f"/hands/{piece}/hand.json")
+    for path in (*paths, f"/fair/series/{piece}-1.json", f"/fair/series/1-{piece}.json"):
         assert client.get(path).status_code < 500, path

@@ -48,6 +48,9 @@ async def start(table, a, b):
     return state, hidden
 
 
+SEALED = 'class="fair-sealed"'  # the fair-deck badge once a hand is over
+
+
 async def test_a_hand_where_every_frame_hides_the_other_players_cards():
     table, ann, bob, a, b = await two_seated()
     state, hidden = await start(table, a, b)
@@ -59,17 +62,18 @@ async def test_a_hand_where_every_frame_hides_the_other_players_cards():
     await actor.act("raise", 20)
     await other.until(lambda f: "verb-call" in f)
     await other.act("call")
-    await a.until(lambda f: "Revealed seed" in f)
-    await b.until(lambda f: "Revealed seed" in f)
+    await a.until(lambda f: SEALED in f)
+    await b.until(lambda f: SEALED in f)
     for name, viewer in viewers.items():
         # Every frame up to the showdown hid the other's cards; the showdown frame shows both.
-        showdown_at = next(i for i, f in enumerate(viewer.frames) if "Revealed seed" in f)
+        showdown_at = next(i for i, f in enumerate(viewer.frames) if SEALED in f)
         for frame in viewer.frames[:showdown_at]:
             assert_hidden(frame, hidden=hidden, viewer=name)
         every = {label(c) for cards in hidden.values() for c in cards}
         assert every <= labels_in(viewer.frames[showdown_at])
     assert state.doc["hand"]["seed_hash"] in a.frames[-1]
-    assert state.doc["hand"]["server_seed"] in a.frames[-1]  # revealed once the hand is over
+    # The seed stays secret once the hand is over: its seed series deals on (RULES.md §6).
+    assert not any(state.doc["hand"]["server_seed"] in f for f in a.frames + b.frames)
 
 
 async def test_spectator_never_receives_hidden_cards_and_cannot_act():

@@ -166,10 +166,12 @@ async def test_a_bulgarian_and_an_english_player_at_one_table_each_get_their_own
     other = waiting
     await other.drain()
     await other.act("call")
-    await a.until(lambda f: "Разкрит сийд" in f and "спечели" in f)
-    await b.until(lambda f: "Revealed seed" in f and " won " in f)
-    await c.until(lambda f: "Разкрит сийд" in f)
-    assert "Разкрит сийд:" in a.last and "Seed revealed:" in b.last
+    sealed = 'class="fair-sealed"'  # the fair-deck badge once the hand is over
+    await a.until(lambda f: sealed in f and "спечели" in f)
+    await b.until(lambda f: sealed in f and " won " in f)
+    await c.until(lambda f: sealed in f)
+    assert " печели " in a.last and " wins " in b.last
+    assert "серия" in a.last and "seed series" in b.last  # the seed waits for the series' end
     for viewer in (a, b, c):
         await viewer.comm.disconnect()
 

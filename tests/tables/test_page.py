@@ -147,7 +147,7 @@ def test_a_seated_player_sees_their_seat_and_its_controls_and_spectators_see_no_
     assert doc["hand"]["seed_hash"] in spectator and doc["hand"]["server_seed"] not in spectator
 
 
-def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
+def test_dark_round_betting_raise_range_showdown_and_sealed_seed(client):
     ann, bob = make_player("ann"), make_player("bob")
     table = make_table()  # stake 10
     sit(ann, table, 0)
@@ -157,6 +157,7 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
 
     actor, hand = to_act(table, users)
     assert hand.phase == DARK
+    doc_seed = state(table).doc["hand"]["server_seed"]
     text = page(client, actor, table)
     assert ">DARK 10<" in text and ">NO DARK<" in text and "verb-fold" not in text
     assert keys_hint(text) == "Keys: d dark · n no dark"  # only the keys of this round
@@ -192,12 +193,13 @@ def test_dark_round_betting_raise_range_showdown_and_revealed_seed(client):
     assert final.doc["hand"] is None
     for user in users:
         text = page(client, user, table)
-        # The showdown: both hands face up with their points, the winner, the revealed seed.
+        # The showdown: both hands face up with their points, the winner; the seed stays secret.
         assert labels_in(text) == {label(c) for c in ["10H", "JS", "QH", "QS", "KH", "7S"]}
         assert text.count(" points</div>") == 2 and "wins" in text
         # The result names the winning hand's points: hearts 10+Q+K, 30 against the spades' 27.
         assert '<span class="win-points">30 points</span>' in text
-        assert "Revealed seed" in text and final.doc["last"]["server_seed"] in text
+        assert 'class="fair-sealed"' in text and "server_seed" not in final.doc["last"]
+        assert doc_seed not in text
         assert "raises to 40" in text and "calls 40" in text  # the hand's log, with the amounts
 
 

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0003_staff_permissions_and_table_events"),
+        ("games", "0004_seed_series_and_hand_chain"),
     ]
 
     operations = [

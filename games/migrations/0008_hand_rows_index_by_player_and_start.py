@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     # rows filled by the previous one are committed.
 
     dependencies = [
-        ("games", "0006_hand_rows_carry_start_and_status"),
+        ("games", "0007_hand_rows_carry_start_and_status"),
     ]
 
     operations = [
