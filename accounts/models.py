@@ -26,6 +26,9 @@ class User(AbstractUser):
     # What the username looks like (accounts.usernames.username_skeleton): sign-up refuses a name
     # that looks like one already taken. Kept in step by save().
     username_skeleton = models.TextField(default="", editable=False, db_index=True)
+    # The player's page then shows others only the name and the date of joining, and the
+    # leaderboards leave the player out.
+    stats_hidden = models.BooleanField(default=False)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = [

@@ -21,7 +21,7 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.profile import chip_page, hand_stats
+from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
 
 ROWS_PER_PAGE = 20
 
@@ -82,6 +82,22 @@ def profile(request: HttpRequest) -> HttpResponse:
         "page": page,
     }
     return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def set_privacy(request: HttpRequest) -> HttpResponse:
+    """Hide or show the player's figures on their page and the leaderboards (a checkbox: absent
+    means shown)."""
+    hidden = request.POST.get("stats_hidden") == "on"
+    set_stats_hidden(user=request.user, hidden=hidden)
+    if hidden:
+        messages.success(
+            request, _("Your figures are hidden: others see only your name and when you joined.")
+        )
+    else:
+        messages.success(request, _("Your figures are shown on your page and the leaderboards."))
+    return redirect("profile")
 
 
 @login_required

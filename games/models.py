@@ -217,7 +217,13 @@ class HandPlayer(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_row_per_player_per_hand")]
-        indexes = [models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_recent")]
+        indexes = [
+            # A player's page lists their last hands: newest first by hand, from this player's rows
+            # only, however long ago they last played.
+            models.Index(fields=["user", "-hand"], name="handplayer_user_recent"),
+            # "My hands": the player's rows in the list's order (start, then hand).
+            models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_started"),
+        ]
 
     def save(self, *args, **kwargs) -> None:
         # A row made one at a time (staff tools, tests) takes the copies from its hand.
@@ -268,3 +274,42 @@ class TableEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} at table {self.table_id}"
+
+
+class Standing(models.Model):
+    """A player's figures at real tables over one period, for the leaderboards and player pages.
+
+    A summary of the settled hands, kept by ``games.standings`` in each settlement's transaction
+    and rebuilt from the stored hands by ``manage.py rebuild_standings``: practice hands are not
+    counted. One row per player, period and first day of the period; ``stake`` 0 is every stake,
+    and the all-time period also has a row per stake (the player page's favourite stakes).
+    """
+
+    class Period(models.TextChoices):
+        DAY = "day", "day"
+        WEEK = "week", "week"
+        MONTH = "month", "month"
+        ALL = "all", "all time"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    period = models.CharField(max_length=5, choices=Period.choices)
+    starts = models.DateField(help_text="the period's first day (a Monday, the 1st); all time: 2000-01-01")
+    stake = models.PositiveIntegerField(default=0, help_text="0: every stake")
+    hands = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    net = models.BigIntegerField(default=0, help_text="chips won less chips lost")
+    biggest_pot = models.PositiveIntegerField(default=0, help_text="the biggest pot won")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "period", "starts", "stake"], name="standing_one_row"),
+        ]
+        indexes = [
+            # The leaderboards read a period's rows best first, on each of the three boards.
+            models.Index(fields=["period", "starts", "stake", "-net"], name="standing_by_net"),
+            models.Index(fields=["period", "starts", "stake", "-biggest_pot"], name="standing_by_pot"),
+            models.Index(fields=["period", "starts", "stake", "-hands"], name="standing_by_hands"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.period} from {self.starts} at stake {self.stake or 'any'}"

@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("games.rules.urls")),
     path("", include("games.practice.urls")),
     path("", include("games.history.urls")),
+    path("", include("games.players.urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):

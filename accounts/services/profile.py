@@ -80,3 +80,10 @@ def hand_stats(*, user: User) -> HandStats:
     if counts is None:
         return HandStats(played=0, won=0, biggest_pot=0)
     return HandStats(played=counts.played, won=counts.won, biggest_pot=counts.biggest_pot)
+
+
+def set_stats_hidden(*, user: User, hidden: bool) -> None:
+    """Hide the player's figures from others (their page shows the name and the date of joining;
+    the leaderboards leave them out), or show them again."""
+    User.objects.filter(pk=user.pk).update(stats_hidden=hidden)
+    user.stats_hidden = hidden

@@ -6,7 +6,7 @@ each time): settlement and cash-outs carry idempotency keys, and records are wri
 because the store and the database are two systems and a process may die between them. The
 caller repeats the step and gets the same outcome.
 
-A hand costs about 19 statements (6 to start it, 8 for the first hand of a seed series; 13 to
+A hand costs about 20 statements (6 to start it, 8 for the first hand of a seed series; 14 to
 settle it, whatever the number of players): they run on the server's one database thread, so the
 players' rows are written in bulk and nothing just written is read back.
 """
@@ -40,6 +40,7 @@ from games.live import events, series
 from games.live.document import Refused, seat_entry
 from games.live.transitions import ready_positions
 from games.models import HandPlayer, PlayedHand, Seat, SeedSeries, Table, TableEvent
+from games.standings.counting import count_hand
 
 
 def table_settings(table: Table) -> dict[str, Any]:
@@ -417,6 +418,14 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             unique_fields=["hand", "user"],
             update_fields=["position", "chips_before", "chips_after", "won", "hand_status"],
         )
+        if not practice:  # the leaderboards' and player pages' summary, in this transaction
+            count_hand(
+                at=fields["ended_at"],
+                stake=hand.stake,
+                pot=hand.pot,
+                winner_id=fields["winner_id"],
+                nets=deltas,
+            )
 
 
 def chain_head(table_id: int) -> str:

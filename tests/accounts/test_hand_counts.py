@@ -75,7 +75,7 @@ def test_the_migration_counts_the_hands_settled_before_the_counters(client):
         hand_settle(table_id=1, deltas={ann.pk: won, bob.pk: -won}, idempotency_key=f"h{n}")
     expected = counters()
     HandCounts.objects.all().delete()  # as before the migration
-    migration = importlib.import_module("accounts.migrations.0010_hand_counts")
+    migration = importlib.import_module("accounts.migrations.0011_hand_counts")
     migration.count_hands_settled_so_far(apps, None)
     assert counters() == expected
     assert expected[ann.pk] == (4, 2, 300)

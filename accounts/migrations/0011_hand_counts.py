@@ -34,7 +34,7 @@ def count_hands_settled_so_far(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0009_ban_list_index'),
+        ('accounts', '0010_ban_list_index'),
     ]
 
     operations = [

@@ -16,7 +16,7 @@ def copy_start_and_status(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0006_hand_list_index"),
+        ("games", "0009_hand_list_index"),
     ]
 
     operations = [

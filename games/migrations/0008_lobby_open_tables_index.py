@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0004_seed_series_and_hand_chain"),
+        ("games", "0007_handplayer_user_recent"),
     ]
 
     operations = [

@@ -4,7 +4,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0005_lobby_open_tables_index"),
+        ("games", "0008_lobby_open_tables_index"),
     ]
 
     operations = [

@@ -22,7 +22,7 @@ def copy_owner_and_time(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0010_hand_counts'),
+        ('accounts', '0011_hand_counts'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     # rows filled by the previous one are committed.
 
     dependencies = [
-        ("games", "0007_hand_rows_carry_start_and_status"),
+        ("games", "0010_hand_rows_carry_start_and_status"),
     ]
 
     operations = [
@@ -17,6 +17,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name="handplayer",
-            index=models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_recent"),
+            index=models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_started"),
         ),
     ]

@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     # queue foreign-key checks until their commit, and an index cannot be built over them before.
 
     dependencies = [
-        ("accounts", "0011_ledger_entries_carry_owner_and_time"),
+        ("accounts", "0012_ledger_entries_carry_owner_and_time"),
     ]
 
     operations = [

@@ -1,0 +1,14 @@
+from django.db import migrations
+
+
+def count_stored_hands(apps, schema_editor):
+    # The hands stored before the summary existed: counted as the settlement would have.
+    from games.standings.rebuild import rebuild_standings
+
+    rebuild_standings(hand_player=apps.get_model("games", "HandPlayer"), standing=apps.get_model("games", "Standing"))
+
+
+class Migration(migrations.Migration):
+    dependencies = [("games", "0005_standings")]
+
+    operations = [migrations.RunPython(count_stored_hands, migrations.RunPython.noop)]

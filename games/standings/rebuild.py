@@ -1,0 +1,117 @@
+"""The standings computed afresh from the stored hands (``manage.py rebuild_standings``).
+
+What the settlement counts, counted again: every finished hand at a table that is not practice,
+each player's chips won from their row of the hand (chips after less before, the amounts the
+ledger's settlement moved in the same transaction), the stake from the stored hand file (a table's
+stake may have changed since), the day from the hand's end. For a summary that went wrong, or a
+database filled before the summary existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from django.db import connection, transaction
+from django.db.models import Count, DateField, F, IntegerField, Max, Q, Sum
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, TruncDate, TruncMonth, TruncWeek
+
+from games.models import HandPlayer, PlayedHand, Standing
+from games.standings.periods import ALL_TIME, Period
+
+_BATCH = 5000
+
+_FIGURES = {
+    "hands": Count("pk"),
+    "won_hands": Count("pk", filter=Q(won=True)),
+    "net_chips": Sum(F("chips_after") - F("chips_before")),
+    "pot": Max("hand__pot", filter=Q(won=True)),
+}
+_TRUNCATE = {Period.DAY: TruncDate, Period.WEEK: TruncWeek, Period.MONTH: TruncMonth}
+
+
+def _rows(hand_player: type[HandPlayer]) -> Iterator[dict]:
+    counted = hand_player.objects.filter(hand__status=PlayedHand.Status.FINISHED, hand__table__practice=False)
+    for period, trunc in _TRUNCATE.items():
+        grouped = (
+            counted.annotate(first_day=trunc("hand__ended_at", output_field=DateField()))
+            .values("user_id", "first_day")
+            .annotate(**_FIGURES)
+            .order_by()
+        )
+        for row in grouped.iterator():
+            yield _standing(row, period=period, starts=row["first_day"], stake=0)
+    for row in counted.values("user_id").annotate(**_FIGURES).order_by().iterator():
+        yield _standing(row, period=Period.ALL, starts=ALL_TIME, stake=0)
+    by_stake = (
+        counted.annotate(hand_stake=Cast(KeyTextTransform("stake", "hand__record"), IntegerField()))
+        .values("user_id", "hand_stake")
+        .annotate(**_FIGURES)
+        .order_by()
+    )
+    for row in by_stake.iterator():
+        yield _standing(row, period=Period.ALL, starts=ALL_TIME, stake=row["hand_stake"])
+
+
+def _standing(row: dict, *, period: str, starts: object, stake: int) -> dict:
+    return dict(
+        user_id=row["user_id"],
+        period=period,
+        starts=starts,
+        stake=stake,
+        hands=row["hands"],
+        won=row["won_hands"],
+        net=row["net_chips"] or 0,
+        biggest_pot=row["pot"] or 0,
+    )
+
+
+def rebuild_standings(
+    *, hand_player: type[HandPlayer] = HandPlayer, standing: type[Standing] = Standing
+) -> int:
+    """Replace every standing with one counted from the stored hands; the number of rows written.
+
+    On PostgreSQL the summary is locked first: a settlement that has already counted its hand is
+    waited for (then its hand is read here), one that has not waits and counts after (its hand is
+    not yet visible here), so no hand is counted twice or lost."""
+    written = 0
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"LOCK TABLE {connection.ops.quote_name(standing._meta.db_table)} IN EXCLUSIVE MODE"
+                )
+        standing.objects.all().delete()
+        batch = []
+        for fields in _rows(hand_player):
+            batch.append(standing(**fields))
+            if len(batch) >= _BATCH:
+                standing.objects.bulk_create(batch)
+                written += len(batch)
+                batch = []
+        standing.objects.bulk_create(batch)
+        written += len(batch)
+    return written
+
+
+_KEY = ("user_id", "period", "starts", "stake")
+_VALUES = ("hands", "won", "net", "biggest_pot")
+
+
+def standings_differences(*, limit: int = 20) -> tuple[int, list[str]]:
+    """How many rows of the summary differ from a fresh count (missing, extra or other figures),
+    and the first ``limit`` of them in words; nothing is written."""
+    fresh = {tuple(row[k] for k in _KEY): tuple(row[v] for v in _VALUES) for row in _rows(HandPlayer)}
+    kept = {
+        tuple(row[:4]): tuple(row[4:]) for row in Standing.objects.values_list(*_KEY, *_VALUES).iterator()
+    }
+    differing = sorted(
+        (key for key in fresh.keys() | kept.keys() if fresh.get(key) != kept.get(key)),
+        key=lambda key: (key[0], key[1], str(key[2]), key[3]),
+    )
+    words = [
+        f"player {key[0]}, {key[1]} from {key[2]}, stake {key[3] or 'any'}: "
+        f"kept {kept.get(key)}, counted {fresh.get(key)} (hands, won, net, biggest pot)"
+        for key in differing[:limit]
+    ]
+    return len(differing), words
