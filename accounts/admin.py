@@ -17,11 +17,14 @@ from django.utils.translation import gettext_lazy
 
 from accounts import user_admin  # noqa: F401 (registers the users' page: Django imports only admin.py)
 from accounts.admin_filters import player_filter, table_filter
+from accounts.admin_paging import GrowingListAdmin
 from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, StaffAction
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger is written only by the services: staff may look, never add, change or delete."""
+class ReadOnlyAdmin(GrowingListAdmin):
+    """The ledger is written only by the services: staff may look, never add, change or delete.
+
+    Its lists (entries, transactions, stored hands, events) grow with play: no full counts."""
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
@@ -77,7 +80,8 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ["pk", "transaction", "account", "amount"]
-    list_select_related = ["transaction", "account"]
+    # An account names its owner.
+    list_select_related = ["transaction", "account__user"]
     search_fields = ["account__key", "transaction__idempotency_key"]
 
 

@@ -70,6 +70,7 @@ class Ban(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["-created_at", "-id"], name="ban_recent")]
         # Banning is "add ban"; lifting is its own right, so a moderator can ban without undoing bans.
         permissions = [("lift_ban", "Can lift a ban")]
         constraints = [
@@ -182,6 +183,13 @@ class LedgerEntry(models.Model):
     transaction = models.ForeignKey(LedgerTransaction, on_delete=models.PROTECT, related_name="entries")
     account = models.ForeignKey(LedgerAccount, on_delete=models.PROTECT, related_name="entries")
     amount = models.BigIntegerField()
+    # The account's owner and the transaction's time, copied when the entry is posted: a player's
+    # chip history is then read from one index in its order instead of sorting all their entries
+    # through two joins. Null owner: the house.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "ledger entries"  # not "entrys"
@@ -189,9 +197,31 @@ class LedgerEntry(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["transaction", "account"], name="ledger_entry_one_per_account"),
         ]
+        indexes = [models.Index(fields=["owner", "-created_at", "-id"], name="ledgerentry_owner_recent")]
 
     def __str__(self) -> str:
         return f"{self.account.key} {self.amount:+d}"
+
+
+class HandCounts(models.Model):
+    """A player's hands played and won and the biggest pot they won, from their hand settlements.
+
+    Kept by each settlement in its own transaction (accounts.services.hand_counts), so the profile
+    reads one row instead of every entry of the player's seats.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="hand_counts"
+    )
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    biggest_pot = models.BigIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "hand counts"
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.won}/{self.played}"
 
 
 class StaffAction(models.Model):

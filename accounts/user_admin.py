@@ -22,6 +22,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
 from accounts.models import Ban, LedgerAccount, StaffAction, User
 from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
@@ -49,7 +50,7 @@ class BanInline(admin.TabularInline):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
     list_display = ["username", "email", "wallet", "banned", "is_staff", "date_joined"]
     inlines = [BanInline]
     actions = ["ban_users", "lift_bans"]

@@ -6,7 +6,6 @@ import re
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.formats import number_format
@@ -22,7 +21,7 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.profile import hand_stats, ledger_rows, set_stats_hidden
+from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
 
 ROWS_PER_PAGE = 20
 
@@ -74,8 +73,8 @@ def _with_labels(entries: list[LedgerEntry]) -> list[LedgerEntry]:
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     user = request.user
-    page = Paginator(ledger_rows(user=user), ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    page.object_list = _with_labels(list(page.object_list))
+    page = chip_page(user=user, raw_number=request.GET.get("page"), size=ROWS_PER_PAGE)
+    _with_labels(page.entries)
     context = {
         "balance": wallet_balance(user=user),
         "grants": grant_status(user=user),

@@ -218,7 +218,7 @@ def fill_hands(
         )
         for i, uid in enumerate(who):
             net = sum(losses) if i == winner else -losses[i]
-            seats.append((seat_id, hand_id, uid, i, 10_000, 10_000 + net, i == winner))
+            seats.append((seat_id, hand_id, uid, i, 10_000, 10_000 + net, i == winner, ended, "finished"))
             seat_id += 1
     _copy(
         "games_playedhand",
@@ -242,7 +242,18 @@ def fill_hands(
     )
     _copy(
         "games_handplayer",
-        ("id", "hand_id", "user_id", "position", "chips_before", "chips_after", "won"),
+        # The hand's start and status, as the settlement copies them onto each player's row.
+        (
+            "id",
+            "hand_id",
+            "user_id",
+            "position",
+            "chips_before",
+            "chips_after",
+            "won",
+            "started_at",
+            "hand_status",
+        ),
         seats,
     )
     _reset_sequences("games_playedhand", "games_handplayer")

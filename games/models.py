@@ -58,6 +58,14 @@ class Table(models.Model):
             ),
         ]
         permissions = [("close_table", "Can close a table in play")]
+        indexes = [
+            # The lobby's tables: a few thousand open ones among every table ever opened.
+            models.Index(
+                fields=["stake", "id"],
+                condition=Q(status="open", private=False, practice=False),
+                name="table_lobby_open",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} (#{self.pk}, stake {self.stake})"
@@ -179,6 +187,8 @@ class PlayedHand(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_record_per_hand")]
         ordering = ["-started_at"]
+        # The staff's list of hands, newest first (the list adds the pk to break ties).
+        indexes = [models.Index(fields=["-started_at", "-id"], name="playedhand_recent")]
 
     def __str__(self) -> str:
         return f"hand {self.number} at table {self.table_id} ({self.status})"
@@ -200,6 +210,10 @@ class HandPlayer(models.Model):
     chips_before = models.PositiveIntegerField()
     chips_after = models.PositiveIntegerField()
     won = models.BooleanField(default=False)
+    # The hand's start and status, copied here (games.live.records keeps them in step) so that a
+    # player's list is read from one index in its order, not sorted through a join of every hand.
+    started_at = models.DateTimeField()
+    hand_status = models.CharField(max_length=10, choices=PlayedHand.Status.choices)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "user"], name="one_row_per_player_per_hand")]
@@ -207,7 +221,15 @@ class HandPlayer(models.Model):
             # A player's page lists their last hands: newest first by hand, from this player's rows
             # only, however long ago they last played.
             models.Index(fields=["user", "-hand"], name="handplayer_user_recent"),
+            # "My hands": the player's rows in the list's order (start, then hand).
+            models.Index(fields=["user", "-started_at", "-hand"], name="handplayer_user_started"),
         ]
+
+    def save(self, *args, **kwargs) -> None:
+        # A row made one at a time (staff tools, tests) takes the copies from its hand.
+        if self.started_at is None or not self.hand_status:
+            self.started_at, self.hand_status = self.hand.started_at, self.hand.status
+        super().save(*args, **kwargs)
 
 
 class TableEvent(models.Model):

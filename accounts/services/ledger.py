@@ -11,6 +11,7 @@ know: the table service checks them before calling ``seat_buy_in``.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 from accounts.models import LedgerAccount, LedgerTransaction, StaffAction, User
 from accounts.services.bans import ensure_not_banned
 from accounts.services.errors import InsufficientFunds, InvalidRequest, UnknownAccount
+from accounts.services.hand_counts import count_settled_hand
 from accounts.services.posting import (
     MAX_AMOUNT,
     check_amount,
@@ -160,15 +162,22 @@ def hand_settle(
             )
         return {by_user[user_id]: delta for user_id, delta in checked.items()}
 
-    txn, _ = post(
-        kind=Kind.HAND_SETTLE,
-        idempotency_key=idempotency_key,
-        # The memo is description, not content: a retry with a reworded memo is still a replay.
-        params={"table": table_id, "deltas": sorted(checked.items())},
-        accounts=seats,
-        legs_for=legs_for,
-        memo=memo or f"hand at table {table_id}",
-    )
+    # The chips and the counters in one transaction: the caller's (a hand's settlement, where a
+    # savepoint would cost two more statements) or, called on its own, one opened here.
+    in_caller = transaction.get_connection().in_atomic_block
+    with contextlib.nullcontext() if in_caller else transaction.atomic():
+        txn, created = post(
+            kind=Kind.HAND_SETTLE,
+            idempotency_key=idempotency_key,
+            # The memo is description, not content: a retry with a reworded memo is still a replay.
+            params={"table": table_id, "deltas": sorted(checked.items())},
+            accounts=seats,
+            legs_for=legs_for,
+            memo=memo or f"hand at table {table_id}",
+        )
+        if created:
+            # The profile's counters move with the chips, in the same transaction.
+            count_settled_hand(deltas=checked)
     return txn
 
 

@@ -274,6 +274,13 @@ def _post_once(
         )
         _move(locked=locked, legs=legs)
         LedgerEntry.objects.bulk_create(
-            LedgerEntry(transaction=txn, account_id=pk, amount=amount) for pk, amount in sorted(legs.items())
+            LedgerEntry(
+                transaction=txn,
+                account_id=pk,
+                amount=amount,
+                owner_id=locked[pk].user_id,
+                created_at=txn.created_at,
+            )
+            for pk, amount in sorted(legs.items())
         )
     return txn, True

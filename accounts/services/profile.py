@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import QuerySet
 
-from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
+from accounts.models import HandCounts, LedgerEntry, User
 
 
 @dataclass(frozen=True)
@@ -16,31 +17,69 @@ class HandStats:
     biggest_pot: int
 
 
+@dataclass(frozen=True)
+class ChipPage:
+    """A page of the chip history, without a count of every entry (a player may have millions)."""
+
+    entries: list[LedgerEntry]
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_other_pages(self) -> bool:
+        return self.has_previous or self.has_next
+
+    @property
+    def previous_page_number(self) -> int:
+        return self.number - 1
+
+    @property
+    def next_page_number(self) -> int:
+        return self.number + 1
+
+
+# Deeper than this, the history is the staff's to read (the ledger's own list).
+MAX_CHIP_PAGE = 5_000
+
+
+def chip_page(*, user: User, raw_number: object, size: int) -> ChipPage:
+    """A page of the user's chip history; a page number that is no number, or past the end, gives
+    the first page."""
+    number = int(raw_number) if isinstance(raw_number, str) and _PAGE.fullmatch(raw_number) else 1
+    number = min(max(number, 1), MAX_CHIP_PAGE)
+    start = (number - 1) * size
+    found = list(ledger_rows(user=user)[start : start + size + 1])
+    if not found and number > 1:
+        return chip_page(user=user, raw_number="1", size=size)
+    return ChipPage(entries=found[:size], number=number, has_next=len(found) > size)
+
+
+_PAGE = re.compile(r"[0-9]{1,6}")
+
+
 def ledger_rows(*, user: User) -> QuerySet[LedgerEntry]:
     """The user's entries (wallet and seats), newest first."""
+    # The owner and time copied onto each entry: one index, read in its order.
     return (
-        LedgerEntry.objects.filter(account__user=user)
+        LedgerEntry.objects.filter(owner=user)
         .select_related("transaction", "account")
-        .order_by("-transaction__created_at", "-pk")
+        .order_by("-created_at", "-pk")
     )
 
 
 def hand_stats(*, user: User) -> HandStats:
-    """Hands played and won, and the biggest pot, from the hand_settle entries of the user's seats.
-
-    Until the games app stores hands, the ledger is the record: a hand won is a settle that paid the
-    user's seat, and the biggest pot is the largest such payment.
+    """Hands played and won, and the biggest pot, as the settlements counted them (HandCounts):
+    a hand won is a settlement that paid the user's seat, the biggest pot the largest such payment.
+    One row read, however many hands the player has.
     """
-    stats = LedgerEntry.objects.filter(
-        account__user=user,
-        account__kind=LedgerAccount.Kind.SEAT,
-        transaction__kind=LedgerTransaction.Kind.HAND_SETTLE,
-    ).aggregate(
-        played=Count("pk"),
-        won=Count("pk", filter=Q(amount__gt=0)),
-        biggest=Max("amount", filter=Q(amount__gt=0)),
-    )
-    return HandStats(played=stats["played"], won=stats["won"], biggest_pot=stats["biggest"] or 0)
+    counts = HandCounts.objects.filter(user=user).first()
+    if counts is None:
+        return HandStats(played=0, won=0, biggest_pot=0)
+    return HandStats(played=counts.played, won=counts.won, biggest_pot=counts.biggest_pot)
 
 
 def set_stats_hidden(*, user: User, hidden: bool) -> None:

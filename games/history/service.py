@@ -8,13 +8,15 @@ so a page built from a step cannot show a card the player did not see during the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import ExpressionWrapper, F, IntegerField, QuerySet
+from django.db.models import ExpressionWrapper, F, IntegerField, Q, QuerySet
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
@@ -102,28 +104,101 @@ def filters_from(*, data: dict[str, Any]) -> tuple[HandFilterForm, HandFilters]:
 
 
 def hands_for(*, user: AbstractBaseUser, filters: HandFilters) -> QuerySet[HandPlayer]:
-    """The user's rows of ended hands, newest first, each with ``net`` = chips after - before."""
+    """The user's rows of ended hands, newest first, each with ``net`` = chips after - before.
+
+    Read from the player's own rows in the order of their index (user, start, hand): the hand's
+    start and status are copied onto them, so no page sorts or counts every hand of the room.
+    """
     rows = (
-        HandPlayer.objects.filter(user=user, hand__status__in=ENDED)
+        HandPlayer.objects.filter(user=user, hand_status__in=ENDED)
         .select_related("hand", "hand__table")
+        .defer("hand__record", "hand__server_seed", "hand__client_seeds")
         .annotate(net=ExpressionWrapper(F("chips_after") - F("chips_before"), output_field=IntegerField()))
     )
     if filters.result == "won":
-        rows = rows.filter(hand__status=PlayedHand.Status.FINISHED, won=True)
+        rows = rows.filter(hand_status=PlayedHand.Status.FINISHED, won=True)
     elif filters.result == "lost":
-        rows = rows.filter(hand__status=PlayedHand.Status.FINISHED, won=False)
+        rows = rows.filter(hand_status=PlayedHand.Status.FINISHED, won=False)
     elif filters.result == "cancelled":
-        rows = rows.filter(hand__status=PlayedHand.Status.CANCELLED)
+        rows = rows.filter(hand_status=PlayedHand.Status.CANCELLED)
     if filters.stake is not None:
         rows = rows.filter(hand__table__stake=filters.stake)
     if filters.kind:
         rows = rows.filter(hand__table__practice=filters.kind == "practice")
     if filters.since is not None:
-        rows = rows.filter(hand__started_at__date__gte=filters.since)
+        rows = rows.filter(started_at__gte=_day_start(filters.since))
     if filters.until is not None:
-        rows = rows.filter(hand__started_at__date__lte=filters.until)
-    # The pk breaks ties between hands started in the same instant, so pages never overlap.
-    return rows.order_by("-hand__started_at", "-hand__pk")
+        rows = rows.filter(started_at__lt=_day_start(filters.until + timedelta(days=1)))
+    # The hand breaks ties between hands started in the same instant, so pages never overlap.
+    return rows.order_by("-started_at", "-hand_id")
+
+
+def _day_start(day: date) -> datetime:
+    # A range on the column itself (not its date), which the index serves.
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+@dataclass(frozen=True)
+class HandsPage:
+    """A page of "My hands" and the hands its links continue from (None: no such page)."""
+
+    rows: list[HandPlayer]
+    newer_than: int | None  # the first hand listed, when newer hands exist
+    older_than: int | None  # the last hand listed, when older hands exist
+
+
+# A hand id in a page link: digits, as many as an id has.
+_HAND_ID = re.compile(r"[0-9]{1,12}")
+
+
+def hands_page(
+    *,
+    user: AbstractBaseUser,
+    filters: HandFilters,
+    older_than: str | None = None,
+    newer_than: str | None = None,
+) -> HandsPage:
+    """A page of the user's hands: the newest, or those just older (or newer) than a hand listed.
+
+    Paged from a hand, not by a number: a deep page costs what the first does, and a hand stored
+    meanwhile does not shift the pages. A link naming no hand of the user's gives the first page.
+    """
+    rows = hands_for(user=user, filters=filters)
+    size = HANDS_PER_PAGE
+    older = _anchor(user=user, raw=older_than)
+    newer = None if older else _anchor(user=user, raw=newer_than)
+    if older is not None:
+        at, hand_id = older
+        found = list(
+            rows.filter(Q(started_at__lt=at) | Q(hand_id__lt=hand_id), started_at__lte=at)[: size + 1]
+        )
+        more, found = len(found) > size, found[:size]
+        return HandsPage(rows=found, newer_than=_first(found), older_than=_last(found) if more else None)
+    if newer is not None:
+        at, hand_id = newer
+        later = rows.filter(Q(started_at__gt=at) | Q(hand_id__gt=hand_id), started_at__gte=at)
+        found = list(later.order_by("started_at", "hand_id")[: size + 1])
+        more, found = len(found) > size, found[:size][::-1]
+        if not found:
+            return hands_page(user=user, filters=filters)
+        return HandsPage(rows=found, newer_than=_first(found) if more else None, older_than=_last(found))
+    found = list(rows[: size + 1])
+    more, found = len(found) > size, found[:size]
+    return HandsPage(rows=found, newer_than=None, older_than=_last(found) if more else None)
+
+
+def _anchor(*, user: AbstractBaseUser, raw: str | None) -> tuple[datetime, int] | None:
+    if not isinstance(raw, str) or not _HAND_ID.fullmatch(raw.strip()):
+        return None
+    return HandPlayer.objects.filter(user=user, hand_id=int(raw)).values_list("started_at", "hand_id").first()
+
+
+def _first(rows: list[HandPlayer]) -> int | None:
+    return rows[0].hand_id if rows else None
+
+
+def _last(rows: list[HandPlayer]) -> int | None:
+    return rows[-1].hand_id if rows else None
 
 
 # ---------------------------------------------------------------- who may see a hand

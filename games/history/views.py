@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -22,12 +21,16 @@ from games.history import service as history
 @login_required
 def my_hands(request: HttpRequest) -> HttpResponse:
     form, filters = history.filters_from(data=request.GET)
-    page = Paginator(history.hands_for(user=request.user, filters=filters), history.HANDS_PER_PAGE).get_page(
-        request.GET.get("page")
+    page = history.hands_page(
+        user=request.user,
+        filters=filters,
+        older_than=request.GET.get("older_than"),
+        newer_than=request.GET.get("newer_than"),
     )
-    # Page links keep the filters: the query string without its page number.
+    # Page links keep the filters: the query string without where the page starts.
     query = request.GET.copy()
-    query.pop("page", None)
+    for key in ("page", "older_than", "newer_than"):
+        query.pop(key, None)
     return render(
         request,
         "history/hands.html",

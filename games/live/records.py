@@ -245,7 +245,15 @@ def _next_hand_number(table_id: int) -> int:
 
 def _player_rows(*, record: PlayedHand, lineup: Lineup) -> list[HandPlayer]:
     return [
-        HandPlayer(hand=record, user_id=uid, position=pos, chips_before=chips, chips_after=chips)
+        HandPlayer(
+            hand=record,
+            user_id=uid,
+            position=pos,
+            chips_before=chips,
+            chips_after=chips,
+            started_at=record.started_at,
+            hand_status=record.status,
+        )
         for uid, pos, chips in zip(lineup.players, lineup.positions, lineup.chips, strict=True)
     ]
 
@@ -353,7 +361,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         found = (
             PlayedHand.objects.select_for_update(of=("self",))
             .filter(table_id=table_id, number=number)
-            .values_list("pk", "status", "table__practice", "series_id", "series__number")
+            .values_list("pk", "status", "table__practice", "series_id", "series__number", "started_at")
             .first()
         )
         if found is not None and found[1] == PlayedHand.Status.FINISHED:
@@ -389,11 +397,10 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             "chain_hash": chain_hash,
         }
         if found is None:
-            record = PlayedHand.objects.create(
-                table_id=table_id, number=number, started_at=timezone.now(), **fields
-            )
+            started = timezone.now()
+            record = PlayedHand.objects.create(table_id=table_id, number=number, started_at=started, **fields)
         else:
-            record = PlayedHand(pk=found[0])
+            record, started = PlayedHand(pk=found[0]), found[5]
             PlayedHand.objects.filter(pk=record.pk).update(**fields)
         HandPlayer.objects.bulk_create(
             [
@@ -404,13 +411,15 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
                     chips_before=hand.starting_chips[i],
                     chips_after=hand.chips[i],
                     won=i == hand.winner,
+                    started_at=started,
+                    hand_status=PlayedHand.Status.FINISHED,
                 )
                 for i, uid in enumerate(players)
             ],
             # One statement for every player: the rows written at the start are brought up to date.
             update_conflicts=True,
             unique_fields=["hand", "user"],
-            update_fields=["position", "chips_before", "chips_after", "won"],
+            update_fields=["position", "chips_before", "chips_after", "won", "hand_status"],
         )
         if not practice:  # the leaderboards' and player pages' summary, in this transaction
             count_hand(
@@ -485,6 +494,9 @@ def cancel_open_hands(
         if numbers:
             PlayedHand.objects.filter(table_id=table_id, number__in=numbers).update(
                 status=PlayedHand.Status.CANCELLED, ended_at=timezone.now()
+            )
+            HandPlayer.objects.filter(hand__table_id=table_id, hand__number__in=numbers).update(
+                hand_status=PlayedHand.Status.CANCELLED
             )
             TableEvent.objects.create(
                 table_id=table_id,

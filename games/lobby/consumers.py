@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Hashable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -14,6 +15,7 @@ from django.utils import translation
 
 from games.live import service
 from games.lobby import service as lobby
+from games.lobby.renders import SharedRenders, now
 from games.tables import socket_limits
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
@@ -24,9 +26,10 @@ log = logging.getLogger(__name__)
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """The lobby's list of public tables, re-sent whenever seats change anywhere (games/lobby/service.py).
 
-    ``ws/lobby/?stake=50`` keeps the page's stake filter. The table service sends
+    ``ws/lobby/?stake=50&page=2`` keeps the page's stake filter and page. The table service sends
     ``lobby.changed`` hints to the "lobby" group; bursts of them (a whole table sitting down) are
-    folded into one re-render a moment later. The list is public, so anyone may watch it.
+    folded into one re-render a moment later, and that render is shared by every lobby socket of
+    the process showing the same list in the same language. The list is public, so anyone may watch it.
     """
 
     COALESCE_SECONDS = 0.2
@@ -34,9 +37,11 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
+        self.page = _page(query)
         self.language = language_from_scope(self.scope)
         self.budget = socket_limits.lobby_budget()
         self.dirty = False
+        self.changed_at = now()
         self.render_task: Any = None
         await self.channel_layer.group_add(service.LOBBY_GROUP, self.channel_name)
         await self.accept()
@@ -56,6 +61,7 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         self.dirty = True
+        self.changed_at = now()
         if self.render_task is None or self.render_task.done():
             self.render_task = asyncio.create_task(self._render_while_dirty())
 
@@ -66,15 +72,33 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_tables()
 
     async def send_tables(self) -> None:
-        with translation.override(self.language):
-            html = await database_sync_to_async(_render_lobby_tables)(stake=self.stake)
+        html = await shared_renders.get((self.stake, self.page, self.language), begun_after=self.changed_at)
         await self.send(text_data=html)
 
 
-def _render_lobby_tables(*, stake: int | None) -> str:
-    return render_to_string(
-        "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}
-    )
+# The largest page number a socket keeps; the list clamps it to its last page anyway.
+_MAX_PAGE = 10_000
+
+
+def _page(query: dict[str, list[str]]) -> int:
+    raw = (query.get("page") or [""])[0].strip()
+    return min(int(raw), _MAX_PAGE) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
+
+
+def render_lobby_tables(*, stake: int | None, page: int, language: str) -> str:
+    with translation.override(language):
+        listed = lobby.lobby_page(stake=stake, page=page)
+        return render_to_string(
+            "games/lobby/_tables.html", {"rows": listed.rows, "page": listed.page, "stake": stake}
+        )
+
+
+async def _render(key: Hashable) -> str:
+    stake, page, language = key  # the key SharedRenders was asked for: (stake, page, language)
+    return await database_sync_to_async(render_lobby_tables)(stake=stake, page=page, language=language)
+
+
+shared_renders = SharedRenders(_render)
 
 
 async def _sleep(seconds: float) -> None:

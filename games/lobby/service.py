@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from django.db.models import Prefetch, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, Count, F, IntegerField, Prefetch, QuerySet, Value, When
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -93,16 +94,54 @@ def _row(table: Table) -> LobbyRow:
     return LobbyRow(table=table, players=[seat.user.get_username() for seat in table.seat_rows.all()])
 
 
-def open_tables(*, stake: int | None = None, limit: int = 200) -> list[LobbyRow]:
-    """Public open tables (practice tables are not in the lobby), lowest stake first.
+# A page of the lobby: enough to choose from, small enough to render at once whatever the room holds.
+LOBBY_PAGE_SIZE = 30
 
-    Tables with players and a free seat come first within a stake: that is where a game starts.
+
+def _with_seats_taken(tables: QuerySet[Table]) -> QuerySet[Table]:
+    return tables.annotate(taken_count=Count("seat_rows"))
+
+
+def _ranked(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The order a player wants across all stakes: where someone waits, then empty tables, then full
+    ones; lowest stake first within each."""
+    rank = Case(
+        When(taken_count=0, then=Value(1)),
+        When(taken_count__gte=F("seat_count"), then=Value(2)),
+        default=Value(0),
+        output_field=IntegerField(),
+    )
+    return _with_seats_taken(tables).annotate(wait_rank=rank).order_by("wait_rank", "stake", "pk")
+
+
+@dataclass(frozen=True)
+class LobbyPage:
+    """One page of the lobby's list, with what its pager needs."""
+
+    rows: list[LobbyRow]
+    page: Page
+
+
+def lobby_page(*, stake: int | None = None, page: object = 1) -> LobbyPage:
+    """Public open tables (practice tables are not in the lobby), a page at a time, best first.
+
+    A page number that is not a number gives the first page, one past the end the last: the list
+    moves while people browse it, so a link to page 9 may find only 8.
     """
     tables = _public_tables()
     if stake is not None:
         tables = tables.filter(stake=stake)
-    rows = [_row(t) for t in tables.order_by("stake", "pk")[:limit]]
-    return sorted(rows, key=lambda r: (r.table.stake, r.full, r.taken == 0, r.table.pk))
+    found = Paginator(_ranked(tables), LOBBY_PAGE_SIZE).get_page(_page_number(page))
+    return LobbyPage(rows=[_row(t) for t in found.object_list], page=found)
+
+
+def _page_number(raw: object) -> int:
+    # Paginator reads any int; a number of thousands of digits is more than int() should read.
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and _STAKE_TEXT.fullmatch(raw.strip()):
+        return int(raw)
+    return 1
 
 
 def private_tables_of(*, user: User) -> list[Table]:
@@ -177,21 +216,31 @@ def buy_in_for(*, table: Table, balance: int) -> int:
     return max(table.min_buy_in, min(table.default_buy_in, balance, table.max_buy_in))
 
 
-def _candidates(*, balance: int) -> list[tuple[Table, list[int]]]:
+def _candidates(*, balance: int, limit: int) -> list[tuple[Table, list[int]]]:
     """Public open tables with a free seat the player can afford, best first: the default buy-in
-    fits, then tables where someone waits (so a hand starts), the most players, the lowest stake."""
+    fits, then tables where someone waits (so a hand starts), the most players, the lowest stake.
+
+    One query over every open table: the best are found however many tables the room holds.
+    """
+    affordable = [s for s in STAKES if buy_in_range(s).low <= balance]
+    default_fits = [s for s in STAKES if buy_in_range(s).default <= balance]
+    tables = _with_seats_taken(_public_tables().filter(stake__in=affordable)).filter(
+        taken_count__lt=F("seat_count")
+    )
+    dear = (
+        Case(When(stake__in=default_fits, then=Value(0)), default=Value(1), output_field=IntegerField())
+        if default_fits
+        else Value(1, output_field=IntegerField())
+    )
+    empty = Case(When(taken_count=0, then=Value(1)), default=Value(0), output_field=IntegerField())
+    tables = tables.annotate(dear=dear, empty=empty).order_by("dear", "empty", "-taken_count", "stake", "pk")
     found = []
-    for row in open_tables():
-        table = row.table
-        if row.full or table.min_buy_in > balance:
-            continue
+    for table in tables[:limit]:
         taken = {seat.position for seat in table.seat_rows.all()}
         free = [p for p in range(table.seat_count) if p not in taken]
         if free:
-            key = (table.default_buy_in > balance, row.taken == 0, -row.taken, table.stake, table.pk)
-            found.append((key, table, free))
-    found.sort(key=lambda item: item[0])
-    return [(table, free) for _, table, free in found]
+            found.append((table, free))
+    return found
 
 
 def play_now(*, user: User) -> PlayNow:
@@ -220,7 +269,7 @@ def play_now(*, user: User) -> PlayNow:
             % {"need": buy_in_range(STAKES[0]).low, "balance": balance}
         )
     attempts = 0
-    for table, free in _candidates(balance=balance):
+    for table, free in _candidates(balance=balance, limit=PLAY_NOW_ATTEMPTS):
         for position in free:
             if attempts >= PLAY_NOW_ATTEMPTS:
                 break

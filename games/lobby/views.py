@@ -50,11 +50,13 @@ def lobby_page(request: HttpRequest) -> HttpResponse:
     stake = _stake_or_refusal(request)
     if isinstance(stake, HttpResponse):
         return stake
+    listed = lobby.lobby_page(stake=stake, page=request.GET.get("page"))
     return render(
         request,
         "games/lobby.html",
         {
-            "rows": lobby.open_tables(stake=stake),
+            "rows": listed.rows,
+            "page": listed.page,
             "stake": stake,
             "stakes": STAKES,
             "form": TableForm(),
@@ -68,8 +70,9 @@ def lobby_tables(request: HttpRequest) -> HttpResponse:
     stake = _stake_or_refusal(request)
     if isinstance(stake, HttpResponse):
         return stake
+    listed = lobby.lobby_page(stake=stake, page=request.GET.get("page"))
     return render(
-        request, "games/lobby/_tables.html", {"rows": lobby.open_tables(stake=stake), "stake": stake}
+        request, "games/lobby/_tables.html", {"rows": listed.rows, "page": listed.page, "stake": stake}
     )
 
 

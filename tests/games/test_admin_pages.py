@@ -228,7 +228,11 @@ def pages(room: dict) -> dict[str, str]:
         "table": reverse("admin:games_table_change", args=[oak.pk]),
         "seats": "/admin/games/seat/",
         "hands": f"{HANDS}?player=ann",
+        "all hands": HANDS,
         "table events": "/admin/games/tableevent/",
+        "ledger entries": "/admin/accounts/ledgerentry/",
+        "ledger transactions": "/admin/accounts/ledgertransaction/",
+        "ledger accounts": "/admin/accounts/ledgeraccount/",
     }
 
 

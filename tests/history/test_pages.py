@@ -310,11 +310,23 @@ def test_my_hands_is_paginated_and_keeps_the_filter(players):
         for n in range(1, 26)
     ]
     client = logged_in(players["bob"])
+    newest_first = [h.pk for h in reversed(hands)]
     page1 = client.get("/hands/", {"result": "won"}).content.decode()
-    assert listed(page1) == [h.pk for h in reversed(hands)][:20]
-    assert 'href="?result=won&amp;page=2"' in page1
-    page2 = client.get("/hands/", {"result": "won", "page": "2"}).content.decode()
-    assert listed(page2) == [h.pk for h in reversed(hands)][20:]
+    assert listed(page1) == newest_first[:20]
+    # Pages continue from a hand listed (a deep page costs what the first does).
+    assert f'href="?result=won&amp;older_than={newest_first[19]}"' in page1
+    assert 'rel="prev"' not in page1
+    page2 = client.get("/hands/", {"result": "won", "older_than": str(newest_first[19])}).content.decode()
+    assert listed(page2) == newest_first[20:]
+    assert 'rel="next"' not in page2
+    assert f'href="?result=won&amp;newer_than={newest_first[20]}"' in page2
+    back = client.get("/hands/", {"result": "won", "newer_than": str(newest_first[20])}).content.decode()
+    assert listed(back) == newest_first[:20]
+    # A link naming no hand of the player's, or not a hand at all, gives the first page.
+    for bad in ("abc", "-1", "99999999", "9" * 40, "", "1e3"):
+        for key in ("older_than", "newer_than", "page"):
+            response = client.get("/hands/", {"result": "won", key: bad})
+            assert response.status_code == 200 and listed(response.content.decode()) == newest_first[:20]
 
 
 @pytest.mark.django_db

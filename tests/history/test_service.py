@@ -354,7 +354,9 @@ def test_filters(three_hands, user, filters, expected):
 
 def test_cancelled_hands_are_listed_and_filtered(three_hands):
     users, hands = three_hands
+    # As games.live.records cancels a hand: the record and its players' rows, which carry its status.
     PlayedHand.objects.filter(pk=hands["oldest"].pk).update(status=PlayedHand.Status.CANCELLED)
+    HandPlayer.objects.filter(hand=hands["oldest"]).update(hand_status=PlayedHand.Status.CANCELLED)
     ann = users["ann"]
     assert pks(history.hands_for(user=ann, filters=history.HandFilters(result="cancelled"))) == [
         hands["oldest"].pk

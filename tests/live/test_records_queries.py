@@ -32,8 +32,9 @@ from tests.live.tablekit import make_player, make_table
 # of a series also opens it (the last series' number, the new row): 3 more.
 START_BUDGET = 6
 FIRST_OF_SERIES_BUDGET = START_BUDGET + 2
-# Lock the record, the ledger posting, the chain head, the stored hand, its players' rows, the standings.
-SETTLE_BUDGET = 14
+# Lock the record, the ledger posting, the chain head, the stored hand, its players' rows, the standings,
+# the players' hand counters.
+SETTLE_BUDGET = 15
 
 
 def seated(n: int, *, buy_in: int = 500) -> tuple[Table, Doc]:
@@ -93,6 +94,24 @@ def test_a_hand_starts_and_settles_within_its_query_budget(players, django_asser
         assert after == (500 + 10 * (players - 1) if won else 490)
         assert seat_balance(user=Seat.objects.get(user_id=user_id).user, table_id=table.pk) == after
     call_command("audit_chips")  # exits 1 on any mismatch
+    # Each player's row carries its hand's start and status (the history lists by them).
+    assert set(HandPlayer.objects.filter(hand=record).values_list("started_at", "hand_status")) == {
+        (record.started_at, PlayedHand.Status.FINISHED)
+    }
+
+
+@pytest.mark.django_db
+def test_a_cancelled_hand_is_cancelled_on_its_players_rows():
+    table, doc = seated(3)
+    doc, _ = begin(table.pk, doc)
+    number = doc["hand"]["number"]
+    assert set(HandPlayer.objects.filter(hand__number=number).values_list("hand_status", flat=True)) == {
+        PlayedHand.Status.IN_PLAY
+    }
+    assert records.cancel_open_hands(table_id=table.pk, reason="the store lost it") == [number]
+    assert set(HandPlayer.objects.filter(hand__number=number).values_list("hand_status", flat=True)) == {
+        PlayedHand.Status.CANCELLED
+    }
 
 
 @pytest.mark.django_db

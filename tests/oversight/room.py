@@ -81,6 +81,7 @@ class Hands:
         for hand, rows in zip(made, self.rows, strict=True):
             for row in rows:
                 row.hand = hand
+                row.started_at, row.hand_status = hand.started_at, hand.status
         HandPlayer.objects.bulk_create([row for rows in self.rows for row in rows])
         self.hands, self.rows = [], []
 

@@ -43,6 +43,8 @@ def stored(
             chips_before=10_000,
             chips_after=10_000 + net,
             won=uid == winner_id,
+            started_at=at,
+            hand_status=status,
         )
         for i, (uid, net) in enumerate(nets.items())
     )

@@ -1,0 +1,177 @@
+"""The lobby with many open tables: the wanted ones first across all stakes, every table on some
+page, "Play now" over every open table, a fixed number of queries a page, and one render of a
+change per list and language shared by the lobby sockets."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.services import wallet_adjust
+from games.live import service
+from games.lobby import consumers
+from games.lobby import service as lobby
+from games.models import Seat, Table
+from svara_site.asgi import application
+from tests.live.tablekit import make_player, make_table
+
+ROW_ID = re.compile(r'data-table-id="(\d+)"')
+
+
+def rich_player(name: str, *, staff):
+    user = make_player(name)
+    wallet_adjust(user=user, amount=60_000, reason="test: enough for stake 1,000", staff_user=staff)
+    return user
+
+
+def make_staff():
+    staff = make_player("staff")
+    staff.is_staff = staff.is_superuser = True  # wallet_adjust needs its permission
+    staff.save()
+    return staff
+
+
+def many_empty_tables(count: int, *, stake: int = 10) -> list[Table]:
+    return Table.objects.bulk_create(
+        [Table(name=f"Empty {n}", stake=stake, seat_count=6) for n in range(count)]
+    )
+
+
+def listed_ids(text: str) -> list[int]:
+    return [int(found) for found in ROW_ID.findall(text)]
+
+
+@pytest.fixture
+def room_of_250():
+    """230 empty tables at stake 10 (opened first), then 20 at stake 1,000 with one player each."""
+    staff = make_staff()
+    many_empty_tables(230)
+    waiting = []
+    for n in range(20):
+        table = make_table(name=f"Waiting {n}", stake=1000, seat_count=6)
+        async_to_sync(service.table_sit)(
+            user=rich_player(f"w{n}", staff=staff), table_id=table.pk, position=0, buy_in=table.min_buy_in
+        )
+        waiting.append(table.pk)
+    return staff, waiting
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tables_where_someone_waits_come_first_and_every_table_is_on_a_page(client, room_of_250):
+    staff, waiting = room_of_250
+    first = listed_ids(client.get("/lobby/").content.decode())
+    assert len(first) == lobby.LOBBY_PAGE_SIZE
+    assert first[:20] == sorted(waiting)  # the highest stake, yet first: someone waits there
+    assert not set(first[20:]) & set(waiting)
+
+    seen: list[int] = []
+    pages = -(-250 // lobby.LOBBY_PAGE_SIZE)
+    for number in range(1, pages + 1):
+        text = client.get(f"/lobby/?page={number}").content.decode()
+        seen += listed_ids(text)
+    assert sorted(seen) == sorted(Table.objects.values_list("pk", flat=True))
+    assert len(seen) == 250  # no table twice
+
+    # The stake filter pages the same way.
+    text = client.get("/lobby/?stake=1000").content.decode()
+    assert sorted(listed_ids(text)) == sorted(waiting)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_play_now_finds_a_waiting_table_among_250(client, room_of_250):
+    staff, waiting = room_of_250
+    bob = rich_player("bob", staff=staff)
+    client.force_login(bob)
+    response = client.post("/lobby/play-now/")
+    seat = Seat.objects.get(user=bob)
+    assert seat.table_id in waiting
+    assert response["Location"] == f"/table/{seat.table_id}/"
+    assert Table.objects.count() == 250  # seated, not a new table opened
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("raw", ["abc", "0", "-1", "", "1.5", "99999999999999999999999", "٣", "9" * 5000])
+def test_a_bad_page_number_gives_the_first_or_last_page(client, raw):
+    many_empty_tables(40)
+    response = client.get("/lobby/", {"page": raw})
+    assert response.status_code == 200
+    ids = listed_ids(response.content.decode())
+    assert len(ids) in (lobby.LOBBY_PAGE_SIZE, 40 - lobby.LOBBY_PAGE_SIZE)
+    assert client.get("/lobby/tables/", {"page": raw}).status_code == 200
+
+
+def queries_of(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/lobby/", "/lobby/?stake=10", "/lobby/?page=2", "/lobby/tables/"])
+def test_a_lobby_page_costs_the_same_queries_whatever_the_tables(client, url):
+    ann, bob = make_player("ann"), make_player("bob")
+    client.force_login(ann)
+    few = many_empty_tables(2)
+    Seat.objects.create(table=few[0], user=bob, position=0)
+    queries_of(client, url)  # the session and the like, once
+    small = queries_of(client, url)
+    tables = many_empty_tables(70)
+    for n, table in enumerate(tables[:40]):
+        Seat.objects.create(table=table, user=make_player(f"p{n}"), position=0)
+    assert queries_of(client, url) == small
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_is_rendered_once_per_list_and_language_for_all_lobby_sockets(monkeypatch):
+    renders: list[tuple] = []
+    real = consumers.render_lobby_tables
+
+    def counted(**kwargs):
+        renders.append(tuple(sorted(kwargs.items())))
+        return real(**kwargs)
+
+    monkeypatch.setattr(consumers, "render_lobby_tables", counted)
+    ann = await sync_to_async(make_player)("ann")
+    small = await sync_to_async(make_table)(name="Small", stake=10)
+
+    def socket(path: str, language: str) -> WebsocketCommunicator:
+        return WebsocketCommunicator(
+            application,
+            path,
+            headers=[
+                (b"origin", b"http://127.0.0.1:8000"),
+                (b"host", b"127.0.0.1"),
+                (b"accept-language", language.encode()),
+            ],
+        )
+
+    sockets = [
+        socket("/ws/lobby/?stake=10", "en"),
+        socket("/ws/lobby/?stake=10", "en"),
+        socket("/ws/lobby/?stake=10", "en"),
+        socket("/ws/lobby/?stake=10", "bg"),
+        socket("/ws/lobby/", "en"),
+    ]
+    for comm in sockets:
+        assert (await comm.connect())[0]
+        await comm.receive_from(timeout=3)
+    renders.clear()
+
+    await service.table_sit(user=ann, table_id=small.pk, position=0, buy_in=500)
+    updates = [await comm.receive_from(timeout=3) for comm in sockets]
+    assert all("1/2" in html and "ann" in html for html in updates)
+    assert "Отворени маси" in updates[3]
+    # Three lists: stake 10 in English, stake 10 in Bulgarian, every stake in English.
+    assert len(renders) == 3
+    assert set(renders) == {
+        (("language", "en"), ("page", 1), ("stake", 10)),
+        (("language", "bg"), ("page", 1), ("stake", 10)),
+        (("language", "en"), ("page", 1), ("stake", None)),
+    }
+    for comm in sockets:
+        await comm.disconnect()
