@@ -209,7 +209,11 @@
         return;
       }
     }
-    if (came && !typingIn(focused)) {
+    // On your turn the first move takes the focus when the turn comes, and also on a later frame
+    // of the same turn if the focus is then nowhere or only on the actions' section (the turn's
+    // first frame may have come while the moves could not take it).
+    var idle = focusLost() || document.activeElement === document.getElementById("table-actions");
+    if ((came || (turn && idle)) && !typingIn(focused)) {
       var first = document.querySelector("#table-actions .moves button");
       if (usable(first)) {
         first.focus();

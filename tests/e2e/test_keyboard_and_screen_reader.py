@@ -7,7 +7,8 @@ first move when her turn comes). bob plays with the mouse, in Bulgarian. On both
 region (#table-announce) is the same element from first to last and receives the moves, the turns and
 the results; axe-core finds nothing against WCAG 2.2 A/AA at each state, in both languages. At her
 last turn ann switches the one-letter keys off and on again, and her last key is pressed as a
-Cyrillic layout sends it (another letter, the same physical key).
+Cyrillic layout sends it (another letter, the same physical key). At a table of three she folds,
+the two others tie, and she joins the svara with her key and plays the replay.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe_kit import violations
 from tests.e2e.conftest import LiveServer, sign_up_in
-from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, deck, stack
+from tests.e2e.test_play_in_browser import ALL_CARDS, DESKTOP, WAIT_MS, deck, stack
 
 pytestmark = pytest.mark.browser
 
@@ -287,3 +288,122 @@ def test_a_hand_played_from_the_keyboard_with_everything_said(
     finally:
         ann_context.close()
         bob_context.close()
+
+
+# Three players, each dealt a suit's 10, J and Q (30 points) whoever is dealt first: the two who stay
+# in tie and the one who folded may join the svara. The replay's deal gives one player 31.
+TIE_DEAL = ["10H", "10S", "10D", "JH", "JS", "JD", "QH", "QS", "QD"]
+REPLAY_DEAL = ["AH", "8C", "9S", "KH", "10D", "JS", "QH", "QS", "KC"]
+
+
+def _full(top: list[str]) -> list[str]:
+    return top + [c for c in ALL_CARDS if c not in top]
+
+
+def _mouse_move(page: Page) -> None:
+    """bob's and cat's play: call what there is to call, else raise the least."""
+    verb = "call" if "call" in verbs(page) else "raise"
+    before = version(page)
+    page.locator(f"#table-actions button.verb-{verb}").click()
+    expect(page.locator("#table-version")).not_to_have_attribute("data-version", before)
+
+
+def test_a_svara_joined_from_the_keyboard(site_server: LiveServer, browser: Browser) -> None:
+    """ann, at the keyboard, folds a three-player hand; bob and cat tie on 30; ann joins the svara
+    with her key (the focus on her first move when the join round comes) and plays the replay."""
+    expect.set_options(timeout=10_000)
+    url = site_server.url
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(3)]
+    for context in contexts:
+        context.add_init_script(RECORDER)
+    ann, bob, cat = (context.new_page() for context in contexts)
+    errors: list[str] = []
+    for page in (ann, bob, cat):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        for page, name in ((ann, "annjoin"), (bob, "bobjoin"), (cat, "catjoin")):
+            sign_up_in(page, url, name)
+        bob.goto(url + "/tables/new/")
+        bob.fill("#id_name", "Join table")
+        bob.select_option("#id_stake", "10")
+        bob.select_option("#id_seat_count", "3")
+        bob.uncheck("#id_dark_play")
+        bob.fill("#id_turn_seconds", "90")
+        bob.locator("form.table-form button[type=submit]").click()
+        bob.wait_for_url(re.compile(r"/table/\d+/$"))
+        table_id = int(re.search(r"/table/(\d+)/", bob.url).group(1))
+        for page, position in ((bob, 1), (cat, 2)):
+            page.goto(f"{url}/table/{table_id}/")
+            seat = page.locator(f'#table-seats .seat[data-position="{position}"]')
+            seat.locator("input[name=buy_in]").fill("500")
+            seat.locator(".sit-form button").click()
+            expect(page.locator("#table-seats .seat.me")).to_have_count(1)
+        # ann sits from the keyboard; hand 1 (with her or not, as the clock fell) is folded away
+        # while the tie is stacked for hand 2, the first one all three are dealt into.
+        ann.goto(f"{url}/table/{table_id}/")
+        expect(ann.locator("#table-connection")).to_have_text("connected")
+        tab_to(ann, '#table-seats .seat[data-position="0"] input[name=buy_in]')
+        ann.keyboard.press("Control+A")
+        ann.keyboard.type("500")
+        ann.keyboard.press("Enter")
+        expect(ann.locator("#table-seats .seat.me")).to_have_count(1)
+        expect(bob.locator("#table-pot")).to_have_attribute("data-hand", "1", timeout=WAIT_MS)
+        expect(bob.locator("#table-pot")).to_have_attribute("data-phase", "betting", timeout=WAIT_MS)
+        stack(url, table_id, _full(TIE_DEAL), _full(REPLAY_DEAL))
+        deadline = time.monotonic() + 60
+        while not bob.locator("#table-pot .result").count():
+            assert time.monotonic() < deadline, "hand 1 never ended"
+            if my_turn(ann):
+                keyboard_move(ann, "fold")
+            elif mover := next((p for p in (bob, cat) if my_turn(p)), None):
+                before = version(mover)
+                mover.locator("#table-actions button.verb-fold").click()
+                expect(mover.locator("#table-version")).not_to_have_attribute("data-version", before)
+            else:
+                ann.wait_for_timeout(150)
+
+        # Hand 2: ann folds at her turn; the other two stay in to the showdown, and tie.
+        expect(ann.locator("#table-pot")).to_have_attribute("data-hand", "2", timeout=WAIT_MS)
+        folded = False
+        deadline = time.monotonic() + 120
+        while ann.locator("#table-pot").get_attribute("data-phase") != "join" or not my_turn(ann):
+            assert time.monotonic() < deadline, "the svara's join round never came to ann"
+            if my_turn(ann) and not folded:
+                keyboard_move(ann, "fold")
+                folded = True
+            elif my_turn(bob):
+                _mouse_move(bob)
+            elif my_turn(cat):
+                _mouse_move(cat)
+            else:
+                ann.wait_for_timeout(150)
+        assert folded
+        # The join round: the focus is on her first move; j joins.
+        expect(ann.locator("#table-actions .moves button").first).to_be_focused()
+        expect(ann.locator("#table-actions button.verb-join")).to_be_visible()
+        before = version(ann)
+        ann.keyboard.press("j")
+        expect(ann.locator("#table-version")).not_to_have_attribute("data-version", before)
+
+        # The replay: ann is dealt in again and plays it from the keyboard (she calls or raises).
+        deadline = time.monotonic() + 120
+        while not ann.locator("#table-pot .result").count():
+            assert time.monotonic() < deadline, "the replay never ended"
+            if my_turn(ann) and ann.locator("#table-pot").get_attribute("data-phase") == "betting":
+                keyboard_move(ann, "call" if "call" in verbs(ann) else "raise")
+            elif my_turn(bob):
+                _mouse_move(bob)
+            elif my_turn(cat):
+                _mouse_move(cat)
+            else:
+                ann.wait_for_timeout(150)
+        said = ann.evaluate("window.__said")
+        assert any(
+            re.fullmatch(r"Svara! (bobjoin|catjoin) and (bobjoin|catjoin) tie on 30.*", s) for s in said
+        ), said
+        assert any(re.fullmatch(r"annjoin joins the svara.*", s) for s in said), said
+        assert ann.evaluate(SAME_REGION)
+        assert not errors, errors
+    finally:
+        for context in contexts:
+            context.close()
