@@ -267,7 +267,10 @@
   // While the socket is down nothing the player clicks could reach the table: the moves and seat
   // controls are disabled and the page says why. Whatever the extension queued meanwhile (a click
   // in the moment before the drop was noticed) is dropped on reconnect, not sent late: the table
-  // is sent whole on connect, and the player decides again on what it shows.
+  // is sent whole on connect, and the player decides again on what it shows. A click before the
+  // first connection (the page just served, a slow network) is sent: it was made on what the
+  // server had just rendered, and dropping it lost a "Sit here" without a word.
+  var everOpen = false;
   function offline(down) {
     var live = document.querySelector(".table-live");
     if (live) live.classList.toggle("offline", down);
@@ -281,7 +284,8 @@
     status("connected", "live");
     offline(false);
     var queue = e.detail && e.detail.socketWrapper ? e.detail.socketWrapper.queue : null;
-    if (queue && queue.length) queue.length = 0;
+    if (everOpen && queue && queue.length) queue.length = 0;
+    everOpen = true;
   });
   document.addEventListener("htmx:wsClose", function (e) {
     // The extension reconnects by itself only after these codes; others mean "reload".
