@@ -42,14 +42,19 @@ def test_moves_wait_while_the_socket_is_down_and_leaving_mid_hand_asks_first(
     dan.page.get_by_role("button", name="Open the table").click()
     dan.page.wait_for_url(re.compile(r"/table/\d+/$"))
     table_url = dan.page.url
+    # Each sits once the page's socket is through the test's route (a sit sent while the route was
+    # still being set up was lost under load in CI).
+    expect(dan.page.locator("#table-connection")).to_have_text("connected")
     seat = dan.page.locator('#table-seats .seat[data-position="0"]')
     seat.locator("input[name=buy_in]").fill("500")
     seat.get_by_role("button", name="Sit here").click()
     expect(dan.page.locator("#nav-balance")).to_contain_text("500", timeout=WAIT_MS)
     eve.page.goto(table_url)
+    expect(eve.page.locator("#table-connection")).to_have_text("connected")
     seat = eve.page.locator('#table-seats .seat[data-position="1"]')
     seat.locator("input[name=buy_in]").fill("500")
     seat.get_by_role("button", name="Sit here").click()
+    expect(eve.page.locator("#table-seats .seat.me")).to_have_count(1, timeout=WAIT_MS)
     wait_for_hand([dan, eve], 1)
 
     # ---- the network drops: the moves are disabled and the page says why; back within a second.
