@@ -52,9 +52,20 @@ def test_moves_wait_while_the_socket_is_down_and_leaving_mid_hand_asks_first(
     eve.page.goto(table_url)
     expect(eve.page.locator("#table-connection")).to_have_text("connected")
     seat = eve.page.locator('#table-seats .seat[data-position="1"]')
-    seat.locator("input[name=buy_in]").fill("500")
-    seat.get_by_role("button", name="Sit here").click()
-    expect(eve.page.locator("#table-seats .seat.me")).to_have_count(1, timeout=WAIT_MS)
+    for _ in range(3):
+        # A sit sent while the test's route still joins the page's socket to the server can be
+        # lost under load (seen only through this route, twice in CI): the form stays, and the
+        # player presses it again as a person would. Once seated the form is gone.
+        if eve.page.locator("#table-seats .seat.me").count():
+            break
+        seat.locator("input[name=buy_in]").fill("500")
+        seat.get_by_role("button", name="Sit here").click()
+        try:
+            expect(eve.page.locator("#table-seats .seat.me")).to_have_count(1, timeout=5_000)
+            break
+        except AssertionError:
+            continue
+    expect(eve.page.locator("#table-seats .seat.me")).to_have_count(1)
     wait_for_hand([dan, eve], 1)
 
     # ---- the network drops: the moves are disabled and the page says why; back within a second.
