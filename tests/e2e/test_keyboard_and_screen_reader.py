@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.axe_kit import violations
 from tests.e2e.conftest import LiveServer, sign_up_in
-from tests.e2e.test_play_in_browser import ALL_CARDS, DESKTOP, WAIT_MS, deck, stack
+from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, deck, full_deck, stack
 
 pytestmark = pytest.mark.browser
 
@@ -296,10 +296,6 @@ TIE_DEAL = ["10H", "10S", "10D", "JH", "JS", "JD", "QH", "QS", "QD"]
 REPLAY_DEAL = ["AH", "8C", "9S", "KH", "10D", "JS", "QH", "QS", "KC"]
 
 
-def _full(top: list[str]) -> list[str]:
-    return top + [c for c in ALL_CARDS if c not in top]
-
-
 def _mouse_move(page: Page) -> None:
     """bob's and cat's play: call what there is to call, else raise the least."""
     verb = "call" if "call" in verbs(page) else "raise"
@@ -349,7 +345,7 @@ def test_a_svara_joined_from_the_keyboard(site_server: LiveServer, browser: Brow
         expect(ann.locator("#table-seats .seat.me")).to_have_count(1)
         expect(bob.locator("#table-pot")).to_have_attribute("data-hand", "1", timeout=WAIT_MS)
         expect(bob.locator("#table-pot")).to_have_attribute("data-phase", "betting", timeout=WAIT_MS)
-        stack(url, table_id, _full(TIE_DEAL), _full(REPLAY_DEAL))
+        stack(url, table_id, full_deck(TIE_DEAL), full_deck(REPLAY_DEAL))
         deadline = time.monotonic() + 60
         while not bob.locator("#table-pot .result").count():
             assert time.monotonic() < deadline, "hand 1 never ended"

@@ -45,10 +45,14 @@ def label(text: str) -> str:
     return card_face(parse_card(text)).name
 
 
+def full_deck(top: list[str]) -> list[str]:
+    """A whole deck to stack: ``top`` first, in dealing order, then every other card."""
+    return top + [c for c in ALL_CARDS if c not in top]
+
+
 def deck(hand: int, deal: int) -> list[str]:
     cards = HANDS[(hand, deal)]
-    top = [c for pair in zip(cards["N"], cards["D"]) for c in pair]
-    return top + [c for c in ALL_CARDS if c not in top]
+    return full_deck([c for pair in zip(cards["N"], cards["D"]) for c in pair])
 
 
 @dataclass
