@@ -239,6 +239,9 @@ class StaffAction(models.Model):
         SEAT_REMOVE = "seat_remove", _("player removed")
         TABLE_EDIT = "table_edit", _("table settings changed")
         RIGHTS = "rights", _("staff rights changed")
+        CHAT_DELETE = "chat_delete", _("chat message deleted")
+        CHAT_MUTE = "chat_mute", _("muted in chat")
+        REPORT_CLOSE = "report_close", _("report dealt with")
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(

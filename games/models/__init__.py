@@ -17,6 +17,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import table_rules
 
+# The social models live in their own module; importing it here registers them with the games app.
+from games.models.social import ChatMessage as ChatMessage
+from games.models.social import ChatMode
+from games.models.social import ChatMute as ChatMute
+from games.models.social import ChatWord as ChatWord
+from games.models.social import Ignore as Ignore
+from games.models.social import Report as Report
+
 # The table's rules live with the engine's; the models and their constraints take them from there.
 STAKES, MIN_SEATS, MAX_SEATS = table_rules.STAKES, table_rules.MIN_SEATS, table_rules.MAX_SEATS
 
@@ -48,6 +56,9 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     hands_started = models.PositiveIntegerField(default=0)
+    chat = models.CharField(
+        max_length=8, choices=ChatMode.choices, default=ChatMode.EVERYONE, verbose_name=_("chat")
+    )
 
     class Meta:
         constraints = [
