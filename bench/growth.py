@@ -254,16 +254,15 @@ def _fill_open_tables(room: Room, target: int) -> None:
 
     # Each table carries its count of seats as games.live.seat_rows keeps it (the lobby sorts by it).
     made = Table.objects.bulk_create(
-        [Table(name=f"Open {n}", stake=STAKES[n % len(STAKES)], seat_count=seat_count(n), seats_taken=taken(n))
-         for n in range(room.open_tables, target)],
+        [Table(name=f"Open {n}", stake=STAKES[n % len(STAKES)], seat_count=seat_count(n),
+               seats_taken=taken(n)) for n in range(room.open_tables, target)],
         batch_size=BATCH,
     )  # fmt: skip
     seats = []
     for offset, table in enumerate(made):
         n = room.open_tables + offset
-        seats += [
-            Seat(table=table, user_id=room.users[(n + k) % len(room.users)], position=k) for k in range(taken(n))
-        ]
+        users = [room.users[(n + k) % len(room.users)] for k in range(taken(n))]
+        seats += [Seat(table=table, user_id=user_id, position=k) for k, user_id in enumerate(users)]
     Seat.objects.bulk_create(seats, batch_size=BATCH)
     room.open_tables = target
     _check_seat_counts()

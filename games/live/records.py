@@ -38,8 +38,8 @@ from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result
 from games.engine.table_rules import can_be_dealt_in
 from games.live import events, series
-from games.live.seat_rows import add_seat_row, remove_seat_rows
 from games.live.document import Refused, seat_entry
+from games.live.seat_rows import add_seat_row, remove_seat_rows
 from games.live.transitions import ready_positions
 from games.models import HandPlayer, PlayedHand, Seat, SeedSeries, Table, TableEvent
 from games.standings.counting import count_hand

@@ -48,16 +48,22 @@ class Migration(migrations.Migration):
         migrations.RemoveIndex(model_name="table", name="table_lobby_open"),
         migrations.AddIndex(
             model_name="table",
-            index=models.Index(condition=LOBBY_TABLES, fields=["wait_rank", "stake", "id"], name="table_lobby_ranked"),
-        ),
-        migrations.AddIndex(
-            model_name="table",
-            index=models.Index(condition=LOBBY_TABLES, fields=["stake", "wait_rank", "id"], name="table_lobby_stake"),
+            index=models.Index(
+                condition=LOBBY_TABLES, fields=["wait_rank", "stake", "id"], name="table_lobby_ranked"
+            ),
         ),
         migrations.AddIndex(
             model_name="table",
             index=models.Index(
-                condition=LOBBY_TABLES, fields=["wait_rank", "-seats_taken", "stake", "id"], name="table_play_now"
+                condition=LOBBY_TABLES, fields=["stake", "wait_rank", "id"], name="table_lobby_stake"
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="table",
+            index=models.Index(
+                condition=LOBBY_TABLES,
+                fields=["wait_rank", "-seats_taken", "stake", "id"],
+                name="table_play_now",
             ),
         ),
         # Last: PostgreSQL builds no index on a table with row changes pending in the transaction.

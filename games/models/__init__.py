@@ -95,12 +95,18 @@ class Table(models.Model):
         # serves one ORDER BY from its first row, so a page reads its 30 rows and stops.
         indexes = [
             # The lobby: someone waiting, then empty, then full; the lowest stake first in each.
-            models.Index(fields=["wait_rank", "stake", "id"], condition=LOBBY_TABLES, name="table_lobby_ranked"),
+            models.Index(
+                fields=["wait_rank", "stake", "id"], condition=LOBBY_TABLES, name="table_lobby_ranked"
+            ),
             # The lobby filtered to one stake, in the same order.
-            models.Index(fields=["stake", "wait_rank", "id"], condition=LOBBY_TABLES, name="table_lobby_stake"),
+            models.Index(
+                fields=["stake", "wait_rank", "id"], condition=LOBBY_TABLES, name="table_lobby_stake"
+            ),
             # "Play now": a free seat where the most players wait first, then empty tables.
             models.Index(
-                fields=["wait_rank", "-seats_taken", "stake", "id"], condition=LOBBY_TABLES, name="table_play_now"
+                fields=["wait_rank", "-seats_taken", "stake", "id"],
+                condition=LOBBY_TABLES,
+                name="table_play_now",
             ),
         ]
 
