@@ -6,7 +6,9 @@ at the same moment on PostgreSQL."""
 from __future__ import annotations
 
 import contextlib
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -201,3 +203,19 @@ def test_players_sitting_and_leaving_at_once_are_each_counted(postgres_db) -> No
     assert not [r for r in results if isinstance(r, Exception) and not isinstance(r, Refused)]
     assert free_two  # the seats the late two wanted were someone's
     assert_counts_match()
+
+
+def test_no_other_code_writes_seat_rows() -> None:
+    """The count is only as true as this: a Seat row made or removed anywhere but seat_rows.py would
+    not be counted (bench/growth.py fills rows in bulk and sets the counts itself)."""
+    root = Path(__file__).resolve().parents[2]
+    writes = re.compile(
+        r"Seat\.objects\.(create|bulk_create|get_or_create|update_or_create)\b"
+        r"|Seat\.objects\.[^\n]*\.delete\(|(?<!class )\bSeat\(|seat_rows\.[^\n]*\.delete\("
+    )
+    found = []
+    for path in [*root.joinpath("games").rglob("*.py"), *root.joinpath("accounts").rglob("*.py")]:
+        if "migrations" in path.parts or path.name == "seat_rows.py":
+            continue
+        found += [f"{path.relative_to(root)}: {m.group(0)}" for m in writes.finditer(path.read_text())]
+    assert found == []
