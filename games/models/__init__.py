@@ -56,8 +56,13 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     hands_started = models.PositiveIntegerField(default=0)
+    # A database default too: the benchmarks' bulk fills (COPY) name only the columns they know.
     chat = models.CharField(
-        max_length=8, choices=ChatMode.choices, default=ChatMode.EVERYONE, verbose_name=_("chat")
+        max_length=8,
+        choices=ChatMode.choices,
+        default=ChatMode.EVERYONE,
+        db_default=ChatMode.EVERYONE,
+        verbose_name=_("chat"),
     )
 
     class Meta:
