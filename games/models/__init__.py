@@ -262,6 +262,7 @@ class TableEvent(models.Model):
         BUY_IN = "buy_in", _("added chips")
         LEFT = "left", _("left, cashed out")
         TIMEOUT = "timeout", _("ran out of time")
+        TIME_BANK = "time_bank", _("used the time bank")
         SAT_OUT = "sat_out", _("sat out")
         BACK = "back", _("came back")
 
@@ -274,7 +275,8 @@ class TableEvent(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reason = models.TextField(blank=True)
-    # Chips bought in or cashed out; the hand a timeout happened in; a renaming's old and new name.
+    # Chips bought in or cashed out (the seconds, for a time bank drawn); the hand a timeout
+    # happened in; a renaming's old and new name.
     # ``reason`` is staff's words (a removal, a closing), empty for what players do.
     amount = models.BigIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(null=True, blank=True)
