@@ -9,7 +9,7 @@ from django.db.migrations.state import StateApps
 
 from games.models import RANK_EMPTY, RANK_FULL, RANK_WAITING, Table
 
-BEFORE_COUNTS = ("games", "0012_chat_ignore_reports")
+BEFORE_COUNTS = ("games", "0013_table_event_time_bank")
 
 
 def migrate_to(node: tuple[str, str]) -> StateApps:

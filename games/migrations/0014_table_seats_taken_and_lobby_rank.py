@@ -23,14 +23,14 @@ def count_seats_taken(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0012_chat_ignore_reports"),
+        ("games", "0013_table_event_time_bank"),
     ]
 
     operations = [
         migrations.AddField(
             model_name="table",
             name="seats_taken",
-            field=models.PositiveSmallIntegerField(default=0, editable=False),
+            field=models.PositiveSmallIntegerField(db_default=0, default=0, editable=False),
         ),
         migrations.AddField(
             model_name="table",
