@@ -8,7 +8,6 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.players import service
-from games.social.ignores import is_ignoring
 
 
 @login_required
@@ -17,15 +16,7 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     if player is None:
         raise Http404("no such player")
     page = service.player_page(player=player, viewer=request.user)
-    # Another player's page offers to report and to ignore them (the computer's players: neither).
-    others = not page.own and not player.computer_level
-    context = {
-        "page": page,
-        "player": player,
-        "may_report": others,
-        "ignoring": others and is_ignoring(user=request.user, ignored=player),
-    }
-    return render(request, "players/player.html", context)
+    return render(request, "players/player.html", {"page": page, "player": player})
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

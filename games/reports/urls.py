@@ -1,4 +1,4 @@
-"""URLs of the report forms and the ignore button (included from svara_site/urls.py)."""
+"""URLs of the report forms (included from svara_site/urls.py)."""
 
 from django.urls import path
 
@@ -7,5 +7,4 @@ from games.reports import views
 urlpatterns = [
     path("report/message/<int:message_id>/", views.report_message, name="report_message"),
     path("players/<str:username>/report/", views.report_player, name="report_player"),
-    path("players/<str:username>/ignore/", views.ignore_player, name="ignore_player"),
 ]

@@ -1,22 +1,19 @@
-"""A player reports another player or one of their messages, and ignores or stops ignoring them.
+"""A player reports another player or one of their messages to the staff.
 
 Plain forms (no JavaScript needed): a refusal re-shows the form with the service's message.
 """
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games.models import ChatMessage
 from games.reports.forms import ReportForm
-from games.social import ignores, reports
+from games.social import reports
 from games.social.refusals import Refused
 from games.tables.access import can_view
 
@@ -81,26 +78,3 @@ def report_message(request: HttpRequest, message_id: int) -> HttpResponse:
         else:
             return _thanks(request, reported=line.user)
     return _report_page(request, form=form, reported=line.user, line=line)
-
-
-@login_required
-@require_POST
-def ignore_player(request: HttpRequest, username: str) -> HttpResponse:
-    """Ignore (``undo`` absent) or stop ignoring; back to the player's page with a notice."""
-    other = _player(username)
-    if other is None:
-        return _missing(request, _("There is no such player."))
-    try:
-        if request.POST.get("undo"):
-            ignores.unignore_player(user=request.user, ignored=other)
-            messages.success(request, _("You see the messages of %(name)s again.") % {"name": other})
-        else:
-            ignores.ignore_player(user=request.user, ignored=other)
-            messages.success(
-                request,
-                _("You no longer see the messages of %(name)s, at any table. They are not told.")
-                % {"name": other},
-            )
-    except Refused as refused:
-        messages.error(request, str(refused))
-    return HttpResponseRedirect(reverse("player_page", args=[other.get_username()]))

@@ -1,4 +1,4 @@
-"""The players' report forms and the ignore button: a form without JavaScript, a thank-you, bad
+"""The players' report forms: a form without JavaScript, a thank-you, bad
 input shown again with its message and nothing stored; a missing or unseen message is not found."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Ignore, Report
+from games.models import Report
 from games.social.reports import REPORTS_PER_HOUR
-from tests.live.tablekit import make_player, make_table
+from tests.live.tablekit import make_table
 from tests.social.kit import chat_room, say
 
 pytestmark = pytest.mark.django_db
@@ -105,26 +105,10 @@ def test_visitors_are_sent_to_log_in():
         assert page.status_code == 302 and "login" in page["Location"]
 
 
-def test_the_player_page_offers_report_and_ignore_to_others_only():
+def test_the_player_page_offers_a_report_to_others_only():
     ann, bob, _table, _line = chat_room()
     client = logged_in(ann)
     own = client.get(reverse("player_page", args=["ann"])).content.decode()
-    assert 'id="report-player"' not in own and 'id="ignore-player"' not in own
+    assert 'id="report-player"' not in own
     other = client.get(reverse("player_page", args=["bob"])).content.decode()
-    assert player_report_url(bob) in other and 'id="ignore-player"' in other
-
-    ignore = reverse("ignore_player", args=["bob"])
-    assert client.get(ignore).status_code == 405  # a button, not a link
-    page = client.post(ignore, follow=True).content.decode()
-    assert "You no longer see the messages of bob" in page and 'id="unignore-player"' in page
-    assert Ignore.objects.filter(user=ann, ignored=bob).exists()
-    page = client.post(ignore, {"undo": "1"}, follow=True).content.decode()
-    assert "You see the messages of bob again." in page and 'id="ignore-player"' in page
-    assert not Ignore.objects.exists()
-    refused = client.post(reverse("ignore_player", args=["ann"]), follow=True).content.decode()
-    assert "You cannot ignore yourself." in refused and not Ignore.objects.exists()
-
-
-def test_a_player_with_no_account_is_not_found():
-    ann = make_player("ann")
-    assert logged_in(ann).post(reverse("ignore_player", args=["ghost"])).status_code == 404
+    assert f'href="{player_report_url(bob)}" id="report-player"' in other
