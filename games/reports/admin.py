@@ -224,6 +224,18 @@ class ChatDeleteForm(StaffForm):
     pass
 
 
+class ChatMuteForm(StaffForm):
+    minutes = forms.TypedChoiceField(
+        coerce=int,
+        choices=[
+            (15, gettext_lazy("15 minutes")),
+            (60, gettext_lazy("1 hour")),
+            (24 * 60, gettext_lazy("24 hours")),
+        ],
+        label=gettext_lazy("For how long"),
+    )
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "at_table", "hand_number", "user", "text", "deleted_at", "deleted_by")
@@ -235,7 +247,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     list_select_related = ("table", "user", "deleted_by")
     search_fields = ("text", "user__username", "=table__id", "table__name")
     search_help_text = gettext_lazy("Words of a message, a player's name, a table's number or name.")
-    actions = ["delete_messages"]
+    actions = ["delete_messages", "mute_authors"]
 
     @admin.display(description=gettext_lazy("table"), ordering="table_id")
     def at_table(self, line: ChatMessage) -> str:
@@ -245,6 +257,60 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
     def has_chat_delete_permission(self, request: HttpRequest) -> bool:
         return may(staff_user=request.user, kind=Kind.CHAT_DELETE)
+
+    def has_chat_mute_permission(self, request: HttpRequest) -> bool:
+        return may(staff_user=request.user, kind=Kind.CHAT_MUTE)
+
+    @admin.action(
+        description=gettext_lazy("Mute the authors of selected messages in chat (asks for how long and why)"),
+        permissions=["chat_mute"],
+    )
+    def mute_authors(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        authors = sorted(
+            {line.user for line in queryset.select_related("user") if line.user is not None},
+            key=lambda user: user.get_username(),
+        )
+        form = ChatMuteForm(request.POST if "apply" in request.POST else None)
+        page = staff_action_page(
+            self,
+            request,
+            form=form,
+            title=_("Mute in chat"),
+            intro=_(
+                "Each player is kept out of the chat at every table for the time chosen; they still "
+                "play. Recorded with your name and the reason in the staff log."
+            ),
+            targets=authors,
+            summary=lambda data: [
+                _("Mute %(user)s for %(minutes)s minutes.") % {"user": user, "minutes": data["minutes"]}
+                for user in authors
+            ],
+            submit=_("Mute"),
+            action="mute_authors",
+            selected=queryset,
+        )
+        if page is not None:
+            return page
+        for user in authors:
+            try:
+                mute = moderation.mute_in_chat(
+                    user=user,
+                    staff=request.user,
+                    minutes=form.cleaned_data["minutes"],
+                    reason=form.cleaned_data["reason"],
+                    token=f"{form.cleaned_data['token']}:{user.pk}",
+                )
+            except Refused as refused:
+                self.message_user(request, f"{user}: {refused}", messages.WARNING)
+            else:
+                until = timezone.localtime(mute.until)
+                self.message_user(
+                    request,
+                    _("%(user)s is muted in chat until %(until)s.")
+                    % {"user": user, "until": f"{until:%Y-%m-%d %H:%M}"},
+                    messages.SUCCESS,
+                )
+        return None
 
     @admin.action(
         description=gettext_lazy("Delete selected messages for everyone (asks for a reason)"),

@@ -197,6 +197,35 @@ def test_the_chat_list_searches_and_deletes_through_the_service(client, mod, rep
     assert ChatMessage.objects.count() == 26  # deleted for the players, kept for the staff
 
 
+def test_the_chat_list_mutes_the_authors_through_the_service(client, mod, reported):
+    bob = reported.reported
+    lines = list(ChatMessage.objects.filter(user=bob).values_list("pk", flat=True)[:3])
+    data = {
+        **list_action(client, MESSAGES, "mute_authors", lines),
+        "reason": "rude all night",
+        "minutes": "60",
+    }
+    done = confirm(client, MESSAGES, data, follow=True)
+    assert any("bob is muted in chat until" in m for m in messages_of(done))
+    mute = ChatMute.objects.get()  # one mute for the one author of the three lines
+    assert mute.user == bob and 59 * 60 < (mute.until - timezone.now()).total_seconds() <= 3600
+    action = StaffAction.objects.get()
+    assert (action.kind, action.reason) == (StaffAction.Kind.CHAT_MUTE, "rude all night")
+    confirm(client, MESSAGES, data)  # the same form again acts no more
+    assert ChatMute.objects.count() == 1 and StaffAction.objects.count() == 1
+
+
+def test_a_mute_for_a_length_not_offered_is_refused(client, mod, reported):
+    data = {
+        **list_action(client, MESSAGES, "mute_authors", [reported.message_id]),
+        "reason": "rude",
+        "minutes": "99999",
+    }
+    page = confirm(client, MESSAGES, data)
+    assert page.status_code == 200 and "Select a valid choice" in page.content.decode()
+    assert not ChatMute.objects.exists() and not StaffAction.objects.exists()
+
+
 def test_no_chat_delete_action_without_the_right(client, reported):
     client.force_login(moderator())
     response = client.post(MESSAGES, {"action": "delete_messages", "_selected_action": [reported.message_id]})
