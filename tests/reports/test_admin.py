@@ -3,6 +3,7 @@ step there (delete, mute, close) goes through its service, needs a reason and th
 logged once; the chat's list deletes through the service; the reports' list and the report's page
 cost a fixed number of queries; the dashboard and a player's picture show the reports."""
 
+# ruff: noqa: RUF001  (Bulgarian text)
 from __future__ import annotations
 
 from datetime import timedelta
@@ -254,3 +255,9 @@ def test_a_players_picture_shows_reports_against_them_and_their_mutes(client, mo
     html = client.get(reverse("admin:games_player_picture", args=[reported.reported_id])).content.decode()
     assert report_url(reported) in html and "nobody wants you here" in html
     assert 'id="mutes"' in html and "rude" in html
+
+
+def test_the_report_page_speaks_bulgarian(client, mod, reported):
+    html = client.get(report_url(reported), HTTP_ACCEPT_LANGUAGE="bg").content.decode()
+    assert "Какво да се направи" in html and "Изтрий съобщението" in html and "обиди или тормоз" in html
+    assert "Заглуши в чата за 1 час" in html and "Чатът на масата" in html

@@ -1,6 +1,7 @@
 """The players' report forms: a form without JavaScript, a thank-you, bad
 input shown again with its message and nothing stored; a missing or unseen message is not found."""
 
+# ruff: noqa: RUF001  (Bulgarian text)
 from __future__ import annotations
 
 import pytest
@@ -112,3 +113,12 @@ def test_the_player_page_offers_a_report_to_others_only():
     assert 'id="report-player"' not in own
     other = client.get(reverse("player_page", args=["bob"])).content.decode()
     assert f'href="{player_report_url(bob)}" id="report-player"' in other
+
+
+def test_the_report_form_and_its_thanks_speak_bulgarian():
+    ann, bob, _table, _line = chat_room()
+    client = logged_in(ann, "bg")
+    html = client.get(player_report_url(bob)).content.decode()
+    assert "Какво не е наред?" in html and "измама или сговор" in html and "Изпрати сигнала" in html
+    done = client.post(player_report_url(bob), {"reason": "name"}).content.decode()
+    assert "Благодарим ви, персоналът ще го разгледа." in done
