@@ -176,6 +176,26 @@ def test_the_reports_list_costs_the_same_queries_whatever_the_rows(client, mod, 
     assert few <= 12
 
 
+@pytest.mark.parametrize("listing", ["chatmessage", "chatmute", "chatword"])
+def test_the_chat_lists_cost_the_same_queries_whatever_the_rows(client, mod, reported, listing):
+    url = reverse(f"admin:games_{listing}_changelist")
+    client.get(url)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    few = count()
+    boss = staff_with(*CHAT_RIGHTS)
+    for i in range(8):
+        someone = make_player(f"p{i}")
+        say(reported.table, someone, f"line {i}")
+        ChatMute.objects.create(user=someone, until=timezone.now(), reason="x", created_by=boss)
+        ChatWord.objects.create(word=f"word{i}")
+    assert count() == few
+
+
 def test_the_report_page_costs_the_same_queries_whatever_the_chat(client, mod, reported):
     client.get(report_url(reported))
     with CaptureQueriesContext(connection) as first:
