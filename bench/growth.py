@@ -328,12 +328,32 @@ def _measure(room: Room, clients: dict[str, Any], requests: int) -> dict[str, di
             response = client.get(url)
         if response.status_code != 200:
             raise SystemExit(f"{name}: {url} answered {response.status_code}")
-        times = []
+        # Wall-clock, and beside it what this process spent (CPU) and what waited on the database:
+        # on a shared machine the wall-clock median moves 2-3x between runs while the other two
+        # barely do, so they tell growth from noise.
+        times, cpu, db = [], [], []
         for _ in range(requests):
-            began = time.perf_counter()
-            client.get(url)
+            waited = [0.0]
+
+            def timed(execute, sql, params, many, context, waited=waited):
+                began = time.perf_counter()
+                try:
+                    return execute(sql, params, many, context)
+                finally:
+                    waited[0] += time.perf_counter() - began
+
+            began, began_cpu = time.perf_counter(), time.process_time()
+            with connection.execute_wrapper(timed):
+                client.get(url)
             times.append((time.perf_counter() - began) * 1000)
-        out[name] = {"ms": round(statistics.median(times), 2), "queries": len(captured)}
+            cpu.append((time.process_time() - began_cpu) * 1000)
+            db.append(waited[0] * 1000)
+        out[name] = {
+            "ms": round(statistics.median(times), 2),
+            "cpu_ms": round(statistics.median(cpu), 2),
+            "db_ms": round(statistics.median(db), 2),
+            "queries": len(captured),
+        }
     out["manage.py audit_chips"] = {"ms": round(_audit_ms(), 1), "queries": 0}
     return out
 
@@ -437,9 +457,10 @@ def _print_size(row: dict[str, Any]) -> None:
         f"\n{row['hands']:,} hands, {row['entries']:,} entries, {row['open_tables']:,} open tables, "
         f"heavy player {row['heavy_player_hands']:,} hands (filled in {row['fill_seconds']} s)"
     )
-    print(f"  {'page':<32} {'median ms':>10} {'queries':>8}")
+    print(f"  {'page':<32} {'median ms':>10} {'cpu ms':>7} {'db ms':>7} {'queries':>8}")
     for page, figures in row["pages"].items():
-        print(f"  {page:<32} {figures['ms']:>10.2f} {int(figures['queries']):>8}")
+        cpu, db = figures.get("cpu_ms", float("nan")), figures.get("db_ms", float("nan"))
+        print(f"  {page:<32} {figures['ms']:>10.2f} {cpu:>7.2f} {db:>7.2f} {int(figures['queries']):>8}")
     sys.stdout.flush()
 
 
@@ -452,11 +473,12 @@ def _summary(report: dict[str, Any]) -> None:
     if len(sizes) < 2:
         return
     first, last = sizes[0], sizes[-1]
-    print(f"\n{'page':<32} {'first ms':>9} {'last ms':>9} {'ratio':>6}")
+    print(f"\n{'page':<32} {'first ms':>9} {'last ms':>9} {'ratio':>6} {'cpu ratio':>9}")
     for page, figures in last["pages"].items():
-        before = first["pages"][page]["ms"]
-        ratio = figures["ms"] / before if before else 0
-        print(f"{page:<32} {before:>9.2f} {figures['ms']:>9.2f} {ratio:>6.2f}")
+        before = first["pages"][page]
+        ratio = figures["ms"] / before["ms"] if before["ms"] else 0
+        cpu_ratio = figures.get("cpu_ms", 0) / before["cpu_ms"] if before.get("cpu_ms") else 0
+        print(f"{page:<32} {before['ms']:>9.2f} {figures['ms']:>9.2f} {ratio:>6.2f} {cpu_ratio:>9.2f}")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
