@@ -549,4 +549,17 @@
     if (document.querySelector("#table-seats .seat-cards .card")) dealt = dealKey();
     else dealt = "";
   });
+  // ---- chat: the box folds on a phone until opened; a sent line empties the input (a refusal
+  // says why in #chat-notice); the newest line stays in sight (the log scrolls from the bottom).
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("chat-box");
+    if (box && window.matchMedia("(max-width: 640px)").matches) box.open = false;
+  });
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    var form = e.target;
+    if (form && form.id === "chat-form") {
+      var input = form.querySelector("#chat-text");
+      if (input) input.value = "";
+    }
+  });
 })();
