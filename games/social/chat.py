@@ -44,7 +44,7 @@ QUICK_PHRASES: dict[str, str] = {
 
 # Markup is refused, not silently escaped (the bad input): a tag, a comment or a
 # character reference. A lone "<" ("<3", "a < b") is plain text, escaped when shown.
-_MARKUP = re.compile(r"<\s*[/!?a-zA-Z]|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
+_MARKUP = re.compile(r"<[/!?a-zA-Z]|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 # Characters that are not text: controls, line breaks, and the bidirectional overrides that
 # would turn the rest of the chat line around. (Joiners stay: emoji sequences need them.)
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
