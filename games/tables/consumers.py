@@ -110,9 +110,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.accept()
         await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
-        await self.send_table()
-        # The chat as it is now: a reconnecting page missed the lines said while it was away.
-        await self.send_chat_lines()
+        # The chat as it is now, in the same frame as the table (a reconnecting page missed the
+        # lines said while it was away).
+        await self.send_table(extra=await self.chat_lines_frame())
 
     async def disconnect(self, code: int) -> None:
         # Commands still queued behind the lock see this and do nothing; the one running finishes
@@ -253,17 +253,18 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def chat_ignores(self, event: dict[str, Any]) -> None:
         """The reader changed their ignore list (on any page): the lines shown follow it."""
-        await self.send_chat_lines()
+        await self.send(text_data=await self.chat_lines_frame())
 
-    async def send_chat_lines(self) -> None:
+    async def chat_lines_frame(self) -> str:
+        """The table's recent lines for this reader, the reader's ignore list read again."""
+
         def read() -> tuple[frozenset[int], list[chat.ChatLine]]:
             ignoring = ignores.ignored_ids(user=self.user)
             return ignoring, chat.recent_messages(table_id=self.table_id, ignored=ignoring)
 
         self.ignoring, lines = await database_sync_to_async(read)()
         with translation.override(self.language):
-            html = chat_ui.all_lines_frame(lines, reader_id=self.user.pk)
-        await self.send(text_data=html)
+            return chat_ui.all_lines_frame(lines, reader_id=self.user.pk)
 
     async def user_banned(self, event: dict[str, Any]) -> None:
         """Staff banned this player: a last frame saying so, then the socket is closed."""
@@ -286,11 +287,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         await self._send_view(doc=doc, version=event["version"])
 
-    async def send_table(self, *, error: str | None = None) -> None:
+    async def send_table(self, *, error: str | None = None, extra: str = "") -> None:
         state = await service.load_table_state(self.table_id)
-        await self._send_view(doc=state.doc, version=state.version, error=error)
+        await self._send_view(doc=state.doc, version=state.version, error=error, extra=extra)
 
-    async def _send_view(self, *, doc: dict[str, Any], version: int, error: str | None = None) -> None:
+    async def _send_view(
+        self, *, doc: dict[str, Any], version: int, error: str | None = None, extra: str = ""
+    ) -> None:
         # Also reached from the group hint (another player's move): words the log for this viewer.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
@@ -300,4 +303,4 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
             self.said = view
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)

@@ -2,8 +2,6 @@
 flood limit kept in the shared cache, mutes, bans, the table's setting, quick phrases and the
 last 50 lines a reader sees."""
 
-# ruff: noqa: RUF001
-
 from __future__ import annotations
 
 import re
