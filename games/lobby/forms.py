@@ -61,6 +61,7 @@ class TableForm(forms.ModelForm):
     chat = forms.ChoiceField(
         label=_("Chat"),
         choices=ChatMode.choices,
+        required=False,  # a form sent without it (an older page) opens the table with chat for everyone
         initial=ChatMode.EVERYONE,
         help_text=_("Who may talk at the table."),
         error_messages={"invalid_choice": _("Choose who may chat: everyone, players only, or off.")},
