@@ -34,7 +34,7 @@ def test_the_page_shows_the_last_lines_escaped_with_the_form(client):
     assert "gone" not in text
     assert 'href="/players/ann/"' in text
     assert 'name="text" maxlength="200"' in text and 'for="chat-text"' in text
-    assert '/report/message/' in text and 'hx-post="/chat/ignore/"' in text
+    assert "/report/message/" in text and 'hx-post="/chat/ignore/"' in text
     # One's own lines have no ignore or report buttons.
     assert "/report/message/" not in page(client, ann, table)
 
