@@ -103,3 +103,18 @@ def test_the_table_form_takes_the_chat_setting(client):
     response = client.post("/tables/new/", {**data, "name": "bad", "chat": "loud"})
     assert response.status_code == 400 and "Choose who may chat" in response.content.decode()
     assert not Table.objects.filter(name="bad").exists()
+
+
+def test_a_player_page_ignores_and_unignores(client):
+    ann, bob = make_player("ann"), make_player("bob")
+    client.force_login(ann)
+    text = client.get("/players/bob/").content.decode()
+    assert 'action="/chat/ignore/"' in text and "Ignore their chat messages" in text
+    response = client.post("/chat/ignore/", {"user": bob.pk, "next": "/players/bob/"})
+    assert response["Location"] == "/players/bob/"
+    text = client.get("/players/bob/").content.decode()
+    assert 'action="/chat/unignore/"' in text and "You no longer see bob" in text
+    assert 'id="ignore-form"' not in client.get("/players/ann/").content.decode()  # not oneself
+    # Somewhere else is not where a plain form goes back to.
+    response = client.post("/chat/unignore/", {"user": bob.pk, "next": "https://evil.example/"})
+    assert response["Location"] == "/chat/ignored/"
