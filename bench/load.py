@@ -150,6 +150,7 @@ class Window:
     losses: int = 0
     refused: int = 0
     frames: int = 0
+    tables_moving: set[int] = field(default_factory=set)  # tables with a move measured in the window
 
 
 class Players:
@@ -248,14 +249,15 @@ class Players:
                     p.waiting.discard(seat.index)
                     if not p.waiting:
                         table.pending.remove(p)
-                        self._done(p, now)
+                        self._done(p, now, table=table.id)
         elif version == seat.version:
             seat.frame = frame
         self.consider(seat)
 
-    def _done(self, p: Pending, now: float) -> None:
+    def _done(self, p: Pending, now: float, *, table: int) -> None:
         if self.window is not None and self.window.start <= p.sent < self.window.end:
             self.window.latencies.append(now - p.sent)
+            self.window.tables_moving.add(table)
 
     # ---- moves out
 
@@ -351,6 +353,10 @@ class Row:
     load_avg: float = 0.0  # the machine's 1-minute load average at the end of the window
     via: str = "direct"  # "nginx": the players reach the servers through the kit's nginx (TLS)
     proxy_cpu_pct: float = 0.0  # nginx's (master and workers), with --via nginx
+    # Tables with at least one move measured in the window: fewer than ``tables`` means some sat
+    # idle (waiting out a pause the whole window, or stuck), so the rate is not the servers' limit.
+    tables_moving: int = 0
+    pause_ms: int | None = None  # the hands' pauses, when --pause-ms shortened them
 
 
 def cpu_seconds(pid: int) -> float:
@@ -448,6 +454,7 @@ async def measure(
         proxy_cpu_pct=round(100 * (proxy1 - proxy0) / elapsed, 1),
         client_cpu_pct=round(100 * (client1 - client0) / elapsed, 1),
         load_avg=os.getloadavg()[0],
+        tables_moving=len(window.tables_moving),
     )
 
 
@@ -557,6 +564,7 @@ async def run_setup(
         settings=SETTINGS.get(app, args.settings),
         **site.env,
         **({"LIVE_TABLE_WORKER": "1"} if args.worker and app == "svara" else {}),
+        **(pause_env(args.pause_ms) if app == "svara" else {}),
     )
     if app == "svara":
         table_ids, cookies = seed(env, tables, tag=uuid.uuid4().hex[:6])
@@ -601,6 +609,7 @@ async def run_setup(
                     )
                     row.ramp_s, ramp = round(ramp, 1), 0.0
                     row.via = via
+                    row.pause_ms = args.pause_ms if app == "svara" else None
                     print(format_row(row), flush=True)
                     rows.append(row)
             sweeper.cancel()
@@ -664,7 +673,7 @@ def _delete_prefix(url: str, prefix: str) -> None:
 HEADER = (
     f"{'app':<11} {'proc':>4} {'mode':<8} {'tables':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} "
     f"{'p99 ms':>7} {'max ms':>7} {'peak/s':>6} {'lost':>5} {'refused':>7} {'server cpu %':>14} "
-    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8} {'nginx %':>7}"
+    f"{'client %':>8} {'ramp s':>6} {'load':>5} {'worker %':>8} {'nginx %':>7} {'moving':>6}"
 )
 
 
@@ -675,8 +684,15 @@ def format_row(r: Row) -> str:
         f"{name:<11} {r.servers:>4} {r.mode:<8} {r.tables:>6} {r.actions_per_s:>7.1f} {r.p50_ms:>7.1f} "
         f"{r.p95_ms:>7.1f} {r.p99_ms:>7.1f} {r.max_ms:>7.1f} {r.peak_per_s:>6} {r.lost:>5} {r.refused:>7} "
         f"{cpu:>14} {r.client_cpu_pct:>8.0f} {r.ramp_s:>6.1f} {r.load_avg:>5.1f} {r.worker_cpu_pct:>8.0f}"
-        f" {r.proxy_cpu_pct:>7.0f}"
+        f" {r.proxy_cpu_pct:>7.0f} {r.tables_moving:>6}"
     )
+
+
+def pause_env(pause_ms: int | None) -> dict[str, str]:
+    """The servers' and the worker's variables for --pause-ms: the deal's and the result's pauses."""
+    if pause_ms is None:
+        return {}
+    return {"LIVE_START_DELAY_MS": str(pause_ms), "LIVE_SHOWDOWN_PAUSE_MS": str(pause_ms)}
 
 
 def medians(rows: list[Row]) -> list[Row]:
@@ -720,6 +736,8 @@ def medians(rows: list[Row]) -> list[Row]:
                 worker_cpu_pct=mid("worker_cpu_pct"),
                 via=first.via,
                 proxy_cpu_pct=mid("proxy_cpu_pct"),
+                tables_moving=int(mid("tables_moving")),
+                pause_ms=first.pause_ms,
             )
         )
     return out
@@ -817,6 +835,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         choices=["direct", "nginx", "both"],
         default="direct",
         help="players reach the servers directly, through the kit's nginx (TLS), or both in turn",
+    )
+    parser.add_argument(
+        "--pause-ms",
+        type=int,
+        default=None,
+        help="shorten the hands' fixed pauses (the deal's 3 s, the result's 4 s) to this many ms each",
     )
     parser.add_argument("--rounds", type=int, default=1, help="run every setup this many times, in turn")
     parser.add_argument("--seed", type=int, default=7)

@@ -162,6 +162,13 @@ if LIVE_TABLE_WORKER and not REDIS_URL:
 # Seconds of time bank each player has per sitting at a real table, used when a turn's clock runs
 # out (games/live/turn_time.py); 0 turns it off. Taken into a table's document when it is loaded.
 LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximum=600)
+# The fixed pauses of every hand (the deal's 3 s, the result's 4 s; games/live/transitions.py), in
+# milliseconds: unset keeps them. Only the load benchmark shortens them, so that its unpaced mode
+# measures the servers rather than the waiting.
+if os.environ.get("LIVE_START_DELAY_MS", "").strip():
+    LIVE_START_DELAY_MS = env_int("LIVE_START_DELAY_MS", 3000, minimum=0, maximum=60000)
+if os.environ.get("LIVE_SHOWDOWN_PAUSE_MS", "").strip():
+    LIVE_SHOWDOWN_PAUSE_MS = env_int("LIVE_SHOWDOWN_PAUSE_MS", 4000, minimum=0, maximum=60000)
 if (layer_kind := os.environ.get("CHANNEL_LAYER", "pubsub")) not in ("pubsub", "core"):
     stop("CHANNEL_LAYER", f"must be pubsub or core, not {layer_kind!r}")
 CHANNEL_LAYERS = channel_layers(redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=layer_kind)

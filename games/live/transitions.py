@@ -14,6 +14,7 @@ import re
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -92,12 +93,25 @@ def ready_positions(doc: Doc) -> list[int]:
     ]
 
 
-def schedule_start(doc: Doc, *, now: float, delay: float = START_DELAY) -> None:
+def start_delay() -> float:
+    """START_DELAY, or the settings' LIVE_START_DELAY_MS (a benchmark shortens the pauses so that
+    the servers, not the fixed waits of every hand, set how many moves a second the tables make)."""
+    ms = getattr(settings, "LIVE_START_DELAY_MS", None)
+    return START_DELAY if ms is None else ms / 1000
+
+
+def showdown_pause() -> float:
+    """SHOWDOWN_PAUSE, or the settings' LIVE_SHOWDOWN_PAUSE_MS (see start_delay)."""
+    ms = getattr(settings, "LIVE_SHOWDOWN_PAUSE_MS", None)
+    return SHOWDOWN_PAUSE if ms is None else ms / 1000
+
+
+def schedule_start(doc: Doc, *, now: float, delay: float | None = None) -> None:
     """Set (or push back) the start timer when a hand could start; clear it when none can."""
     if doc["hand"] or doc["ended"] or doc["table"]["status"] != "open":
         return
     if len(ready_positions(doc)) >= 2:
-        doc["timer"] = {"kind": "start", "at": now + delay}
+        doc["timer"] = {"kind": "start", "at": now + (start_delay() if delay is None else delay)}
     elif doc["timer"] and doc["timer"]["kind"] == "start":
         doc["timer"] = None
 
@@ -482,7 +496,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
     winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
     add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=winner, pot=hand.pot)
     # Settle in the database right away (the service does); the timer is the safety net.
-    doc["timer"] = {"kind": "settle", "at": now + SHOWDOWN_PAUSE}
+    doc["timer"] = {"kind": "settle", "at": now + showdown_pause()}
 
 
 def ended_chips(doc: Doc) -> dict[int, int]:
@@ -512,7 +526,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     doc["ended"] = None
     doc["timer"] = None
     _sit_out_broke_players(doc)
-    schedule_start(doc, now=now, delay=SHOWDOWN_PAUSE)
+    schedule_start(doc, now=now, delay=showdown_pause())
     return doc
 
 

@@ -76,11 +76,22 @@ def test_a_window_counts_the_actions_sent_in_it_however_late_their_update_comes(
     players = Players(app="svara", tables=[1], raise_to=60, seed=1)
     window = players.window = Window(start=100.0, end=120.0)
 
-    players._done(Pending(version=3, sent=119.9, waiting=set()), now=125.0)  # sent in, done after
-    players._done(Pending(version=4, sent=120.0, waiting=set()), now=120.5)  # sent after the end
-    players._done(Pending(version=2, sent=99.0, waiting=set()), now=100.5)  # sent before the start
+    players._done(Pending(version=3, sent=119.9, waiting=set()), now=125.0, table=1)  # sent in, done after
+    players._done(Pending(version=4, sent=120.0, waiting=set()), now=120.5, table=2)  # sent after the end
+    players._done(Pending(version=2, sent=99.0, waiting=set()), now=100.5, table=3)  # sent before the start
 
     assert [round(x, 6) for x in window.latencies] == [5.1]
+    assert window.tables_moving == {1}  # only the table whose move counted was moving in the window
+
+
+def test_pause_ms_shortens_both_pauses_of_the_servers_and_only_when_asked():
+    from bench.load import pause_env
+
+    assert parse_args([]).pause_ms is None and pause_env(None) == {}
+    assert pause_env(parse_args(["--pause-ms", "250"]).pause_ms) == {
+        "LIVE_START_DELAY_MS": "250",
+        "LIVE_SHOWDOWN_PAUSE_MS": "250",
+    }
 
 
 class _RecordingSocket:

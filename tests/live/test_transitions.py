@@ -152,3 +152,26 @@ def _doc_in_play_seeded(seed: str) -> Doc:
         seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
     )
     return t.start_hand(fresh, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00", server_seed=seed)
+
+
+def _two_ready_players() -> Doc:
+    table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    return new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
+    )
+
+
+def test_the_deals_and_the_results_pauses_are_three_and_four_seconds_unless_the_settings_shorten_them(
+    settings,
+) -> None:
+    doc = _two_ready_players()
+    t.schedule_start(doc, now=10.0)
+    assert doc["timer"] == {"kind": "start", "at": 13.0}
+    assert t.showdown_pause() == 4.0
+
+    settings.LIVE_START_DELAY_MS, settings.LIVE_SHOWDOWN_PAUSE_MS = 500, 250
+    doc = _two_ready_players()
+    t.schedule_start(doc, now=10.0)
+    assert doc["timer"] == {"kind": "start", "at": 10.5}
+    assert t.showdown_pause() == 0.25

@@ -137,6 +137,8 @@ def test_a_server_without_collected_static_files_stops_in_one_line(tmp_path: Pat
         ("LOG_LEVEL", "LOUD"),
         ("DB_POOL_SIZE", "many"),
         ("HSTS_SECONDS", "a year"),
+        ("LIVE_START_DELAY_MS", "3s"),
+        ("LIVE_SHOWDOWN_PAUSE_MS", "-1"),
     ],
 )
 def test_a_malformed_variable_stops_start_up_in_one_line_naming_it(
