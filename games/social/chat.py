@@ -92,6 +92,12 @@ class ChatLine:
         return datetime.fromisoformat(self.created_at)
 
 
+def deleted_event(*, message_id: int) -> dict[str, Any]:
+    """What the staff's deletion sends to the table's group (games.live.service.group_name) after
+    its commit: every socket at the table removes the line (``#chat-msg-<id>``) from its page."""
+    return {"type": "chat.deleted", "message_id": int(message_id)}
+
+
 def clean_text(text: object) -> str:
     """The message as stored: stripped, refused when empty, too long, markup or not plain text."""
     if not isinstance(text, str):

@@ -37,10 +37,26 @@ def _shared_token() -> str:
     return str(token)
 
 
+# Cyrillic letters that look like Latin ones (and back): a word typed with the other alphabet's
+# look-alikes ("глупaк" with a Latin "a") is still the word. Both the list and the message are
+# read through this table, one character for one, so a match masks the same characters typed.
+_LOOKALIKES = str.maketrans("аеорсухкмтнвіј", "aeopcyxkmthbij")
+
+
+def folded(text: str) -> str:
+    """``text`` lower-cased and with look-alike letters made one, character for character."""
+    out = []
+    for char in text:
+        lower = char.lower()
+        out.append(lower if len(lower) == 1 else char)  # a letter whose lower case is longer stays
+    return "".join(out).translate(_LOOKALIKES)
+
+
 def compile_words(words: list[str]) -> re.Pattern[str] | None:
     """One pattern for every word, whole words only (so "class" is not masked for "ass"), in any
-    case, Latin or Cyrillic; longer words first so a phrase wins over a word inside it."""
-    cleaned = sorted({w.strip() for w in words if w.strip()}, key=lambda w: (-len(w), w))
+    case, Latin or Cyrillic (look-alike letters of either count as one); longer words first so a
+    phrase wins over a word inside it. The pattern is matched against ``folded`` text."""
+    cleaned = sorted({folded(w.strip()) for w in words if w.strip()}, key=lambda w: (-len(w), w))
     if not cleaned:
         return None
     body = "|".join(re.escape(w) for w in cleaned)
@@ -68,7 +84,13 @@ def mask_words(text: str, *, pattern: re.Pattern[str] | None = None) -> str:
         pattern = word_pattern()
     if pattern is None:
         return text
-    return pattern.sub(lambda m: "*" * len(m.group(0)), text)
+    folded_text = folded(text)
+    if len(folded_text) != len(text):  # cannot happen (one for one), but never mask the wrong letters
+        return text
+    masked = list(text)
+    for match in pattern.finditer(folded_text):
+        masked[match.start() : match.end()] = "*" * (match.end() - match.start())
+    return "".join(masked)
 
 
 def words_changed(**kwargs: Any) -> None:

@@ -22,6 +22,7 @@ from games.engine.cards import CardError
 from games.engine.hand import DeckError
 from games.live import service, testing
 from games.models import ChatMessage
+from games.social.chat import deleted_event
 
 
 @csrf_exempt  # called by the test process, not from a page
@@ -55,7 +56,7 @@ def delete_chat_message(request: HttpRequest, message_id: int) -> HttpResponse:
         raise Http404("no such message")
     ChatMessage.objects.filter(pk=message_id).update(deleted_at=timezone.now())
     async_to_sync(get_channel_layer().group_send)(
-        service.group_name(message.table_id), {"type": "chat.deleted", "message_id": message_id}
+        service.group_name(message.table_id), deleted_event(message_id=message_id)
     )
     return JsonResponse({"deleted": message_id})
 

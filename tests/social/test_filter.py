@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.models import ChatWord
-from games.social.filter import compile_words, mask_words
+from games.social.filter import compile_words, folded, mask_words
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,6 +22,13 @@ def test_words_are_masked_in_any_case_latin_and_cyrillic():
     ChatWord.objects.create(word="глупак")
     assert mask_words("Darn it, ГЛУПАК!") == "**** it, ******!"
     assert mask_words("Ти си Глупак") == "Ти си ******"
+
+
+def test_look_alike_letters_of_the_other_alphabet_do_not_slip_through():
+    ChatWord.objects.create(word="глупак")
+    ChatWord.objects.create(word="scam")
+    # A Latin "a" in the Cyrillic word; Cyrillic "с", "а" in the Latin one.
+    assert mask_words("ти си глупaк, это sсаm") == "ти си ******, это ****"
 
 
 def test_only_whole_words_are_masked():
@@ -46,9 +53,10 @@ def test_no_words_no_change():
     assert mask_words("anything <at> all") == "anything <at> all"
 
 
-@given(st.text(alphabet="abcабв ,.!", max_size=40))
+@given(st.text(alphabet="abcABCабвБВ ,.!", max_size=40))
 def test_masking_keeps_the_length_and_leaves_no_filtered_word(text):
     pattern = compile_words(["abc", "Бва"])
     masked = mask_words(text, pattern=pattern)
     assert len(masked) == len(text)
-    assert pattern.search(masked) is None
+    assert pattern.search(folded(masked)) is None
+    assert all(m == t or m == "*" for m, t in zip(masked, text, strict=True))
