@@ -6,6 +6,9 @@ token in the shared cache after its commit; each process compares its pattern's 
 shared one (one cache read) and reloads only when they differ, so every server process notices.
 """
 
+# Cyrillic letters that look Latin are the point of the look-alike table below.
+# ruff: noqa: RUF003
+
 from __future__ import annotations
 
 import re

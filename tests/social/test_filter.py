@@ -1,7 +1,7 @@
 """The word filter: the staff's words masked with asterisks in either alphabet and any case,
 whole words only, and the list reloaded only after an edit (which every process notices)."""
 
-# ruff: noqa: RUF001
+# ruff: noqa: RUF001, RUF003
 
 from __future__ import annotations
 
