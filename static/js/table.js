@@ -555,6 +555,11 @@
     var box = document.getElementById("chat-box");
     if (box && window.matchMedia("(max-width: 640px)").matches) box.open = false;
   });
+  // A long evening's chat keeps the last 100 lines on the page (the server sends 50 on opening).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var list = document.getElementById("chat-lines");
+    while (list && list.children.length > 100) list.removeChild(list.firstElementChild);
+  });
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var form = e.target;
     if (form && form.id === "chat-form") {
