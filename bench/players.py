@@ -135,10 +135,19 @@ def fill_players(*, players: int, now: datetime) -> list[int]:
             for i, u in enumerate(ids)
         ),
     )
+    # Each entry carries its account's owner and its transaction's time, as posting copies them
+    # (the house's entries have no owner).
     entries = []
-    for i in range(players):
-        entries += [(e0 + 2 * i, t0 + i, a0 + i, 1000), (e0 + 2 * i + 1, t0 + i, house, -1000)]
-    _copy("accounts_ledgerentry", ("id", "transaction_id", "account_id", "amount"), entries)
+    for i, u in enumerate(ids):
+        entries += [
+            (e0 + 2 * i, t0 + i, a0 + i, 1000, u, joined),
+            (e0 + 2 * i + 1, t0 + i, house, -1000, None, joined),
+        ]
+    _copy(
+        "accounts_ledgerentry",
+        ("id", "transaction_id", "account_id", "amount", "owner_id", "created_at"),
+        entries,
+    )
     _reset_sequences(
         "accounts_user", "accounts_ledgeraccount", "accounts_ledgertransaction", "accounts_ledgerentry"
     )

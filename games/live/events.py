@@ -54,11 +54,39 @@ def timeouts_between(*, before: dict[str, Any], after: dict[str, Any]) -> list[t
     return found
 
 
+def time_banks_drawn(*, before: dict[str, Any], after: dict[str, Any]) -> list[tuple[int, int]]:
+    """Who drew on their time bank from one table document to the next, and how many seconds.
+
+    A seat's ``bank`` is what is left of it (missing: the whole of the table's ``time_bank``), so
+    the seconds drawn are what it lost between the two documents.
+    """
+    size = after.get("table", {}).get("time_bank", 0)
+    counted = {seat["user_id"]: seat for seat in before.get("seats", []) if seat}
+    found = []
+    for seat in after.get("seats", []):
+        old = counted.get(seat["user_id"]) if seat else None
+        if old is None or seat.get("bank") is None:
+            continue
+        had = size if old.get("bank") is None else old["bank"]
+        if seat["bank"] < had:
+            found.append((seat["user_id"], had - seat["bank"]))
+    return found
+
+
 def record_timeouts(*, table_id: int, before: dict[str, Any], after: dict[str, Any]) -> list[TableEvent]:
     """The turn clock acted for someone between ``before`` and ``after`` (the documents around a
-    deadline's change): a timeout each, and a sit-out where it was the one too many."""
+    deadline's change): a time bank drawn, or a timeout, and a sit-out where it was the one too many."""
     hand = before.get("hand") or {}
-    events = []
+    events = [
+        TableEvent(
+            table_id=table_id,
+            kind=Kind.TIME_BANK,
+            user_id=user_id,
+            hand_number=hand.get("number"),
+            amount=seconds,
+        )
+        for user_id, seconds in time_banks_drawn(before=before, after=after)
+    ]
     for user_id, sat_out in timeouts_between(before=before, after=after):
         events.append(
             TableEvent(table_id=table_id, kind=Kind.TIMEOUT, user_id=user_id, hand_number=hand.get("number"))

@@ -30,7 +30,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='table',
             name='chat',
-            field=models.CharField(choices=[('everyone', 'everyone (players and spectators)'), ('players', 'players only'), ('off', 'off')], default='everyone', max_length=8, verbose_name='chat'),
+            field=models.CharField(choices=[('everyone', 'everyone (players and spectators)'), ('players', 'players only'), ('off', 'off')], db_default='everyone', default='everyone', max_length=8, verbose_name='chat'),
         ),
         migrations.CreateModel(
             name='ChatMessage',

@@ -56,8 +56,13 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     hands_started = models.PositiveIntegerField(default=0)
+    # A database default too: the benchmarks' bulk fills (COPY) name only the columns they know.
     chat = models.CharField(
-        max_length=8, choices=ChatMode.choices, default=ChatMode.EVERYONE, verbose_name=_("chat")
+        max_length=8,
+        choices=ChatMode.choices,
+        default=ChatMode.EVERYONE,
+        db_default=ChatMode.EVERYONE,
+        verbose_name=_("chat"),
     )
 
     class Meta:
@@ -257,6 +262,7 @@ class TableEvent(models.Model):
         BUY_IN = "buy_in", _("added chips")
         LEFT = "left", _("left, cashed out")
         TIMEOUT = "timeout", _("ran out of time")
+        TIME_BANK = "time_bank", _("used the time bank")
         SAT_OUT = "sat_out", _("sat out")
         BACK = "back", _("came back")
 
@@ -269,7 +275,8 @@ class TableEvent(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reason = models.TextField(blank=True)
-    # Chips bought in or cashed out; the hand a timeout happened in; a renaming's old and new name.
+    # Chips bought in or cashed out (the seconds, for a time bank drawn); the hand a timeout
+    # happened in; a renaming's old and new name.
     # ``reason`` is staff's words (a removal, a closing), empty for what players do.
     amount = models.BigIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(null=True, blank=True)

@@ -98,3 +98,20 @@ def test_nothing_is_recorded_when_nobody_timed_out(hand_in_play):
     table, _, _, doc = hand_in_play
     assert events.record_timeouts(table_id=table.pk, before=doc, after=doc) == []
     assert listed(table) == []
+
+
+def test_a_time_bank_drawn_is_recorded_with_its_seconds_and_the_timeout_after_it_too(hand_in_play):
+    table, ann, bob, doc = hand_in_play
+    hand = hand_of(doc)
+    to_act = doc["hand"]["players"][hand.to_act]
+    name = ann.username if to_act == ann.pk else bob.username
+    before = copy_doc(doc)
+    before["table"]["time_bank"] = 30
+    drawn = t.apply_timeout(before, now=time.time())  # the bank gives the turn 30 s more
+    assert events.time_banks_drawn(before=before, after=drawn) == [(to_act, 30)]
+    events.record_timeouts(table_id=table.pk, before=before, after=drawn)
+    timed_out = t.apply_timeout(drawn, now=time.time())  # the bank is spent: the clock acts
+    assert events.time_banks_drawn(before=drawn, after=timed_out) == []
+    events.record_timeouts(table_id=table.pk, before=drawn, after=timed_out)
+    number = doc["hand"]["number"]
+    assert listed(table) == [("time_bank", name, 30, number, {}), ("timeout", name, None, number, {})]
