@@ -11,6 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.e2e.axe_kit import violations
 from tests.e2e.conftest import LiveServer
 from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, Person, open_person, sign_up
 
@@ -83,6 +84,8 @@ def test_chat_between_two_players_and_a_spectator(site_server: LiveServer, brows
         "href", "/players/ann/"
     )
     line_id = int(lines(bob).first.get_attribute("id").removeprefix("chat-msg-"))
+    # The chat with a line in it, a refusal shown on ann's page: nothing against WCAG 2.2 A/AA.
+    assert violations(bob.page) == []
 
     # ---- eve ignores ann: ann's lines go from eve's page only, ann's next line never shows there.
     eve.page.locator(f"#chat-msg-{line_id} .chat-ignore").click()
@@ -114,3 +117,27 @@ def test_chat_between_two_players_and_a_spectator(site_server: LiveServer, brows
     expect(lines(ann).filter(has_text="quick 6")).to_have_count(0)
     for person in (ann, bob, eve):
         assert not person.errors, person.errors
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_chat_is_folded_under_the_table(site_server: LiveServer, browser: Browser) -> None:
+    expect.set_options(timeout=10_000)
+    url = site_server.url
+    kim = open_person(browser, "kim", PHONE)
+    sign_up(kim, url)
+    kim.page.goto(url + "/lobby/")
+    kim.page.locator("#new-table summary").click()
+    kim.page.fill("#id_name", "Phone chat")
+    kim.page.get_by_role("button", name="Open the table").click()
+    kim.page.wait_for_url(re.compile(r"/table/\d+/$"))
+    expect(kim.page.locator("#table-connection")).to_have_text("connected")
+    expect(kim.page.locator("#chat-text")).to_be_hidden()  # folded: the table keeps the screen
+    kim.page.locator("#chat-box summary").click()
+    say(kim, "from my phone")
+    expect(lines(kim).filter(has_text="from my phone")).to_have_count(1)
+    wide = kim.page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], wide
+    assert violations(kim.page) == []
+    assert not kim.errors, kim.errors
