@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.e2e.axe_kit import violations
 from tests.e2e.conftest import LiveServer
-from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, Person, open_person, sign_up
+from tests.e2e.test_play_in_browser import DESKTOP, WAIT_MS, Person, open_person, shot, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -86,6 +86,7 @@ def test_chat_between_two_players_and_a_spectator(site_server: LiveServer, brows
     line_id = int(lines(bob).first.get_attribute("id").removeprefix("chat-msg-"))
     # The chat with a line in it, a refusal shown on ann's page: nothing against WCAG 2.2 A/AA.
     assert violations(bob.page) == []
+    shot(bob, "chat-desktop.png")
 
     # ---- eve ignores ann: ann's lines go from eve's page only, ann's next line never shows there.
     eve.page.locator(f"#chat-msg-{line_id} .chat-ignore").click()
@@ -140,4 +141,5 @@ def test_on_a_phone_the_chat_is_folded_under_the_table(site_server: LiveServer, 
     wide = kim.page.evaluate("document.documentElement.scrollWidth")
     assert wide <= PHONE["width"], wide
     assert violations(kim.page) == []
+    shot(kim, "chat-phone.png")
     assert not kim.errors, kim.errors
