@@ -78,6 +78,16 @@ def test_two_hundred_characters_and_plain_angle_brackets_are_taken(table, ann):
     assert send_chat(user=ann, table_id=table.pk, text="I <3 svara, a < b").text == "I <3 svara, a < b"
 
 
+def test_the_staffs_words_are_masked_in_what_is_stored(table, ann, django_capture_on_commit_callbacks):
+    from games.models import ChatWord
+
+    with django_capture_on_commit_callbacks(execute=True):  # the list's edit is seen after its commit
+        ChatWord.objects.create(word="darn")
+    line = send_chat(user=ann, table_id=table.pk, text="DARN this hand")
+    assert line.text == "**** this hand"
+    assert ChatMessage.objects.get(pk=line.id).text == "**** this hand"
+
+
 def test_chat_off_refuses_everyone(ann):
     table = make_table(chat=ChatMode.OFF)
     assert "off" in refused(user=ann, table_id=table.pk, text="hi")
