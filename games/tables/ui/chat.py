@@ -8,6 +8,7 @@ message stays text. Quick phrases are worded in the reader's (active) language.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from urllib.parse import quote
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -17,7 +18,7 @@ from games.social.chat import QUICK_PHRASES, ChatLine, phrase_text
 
 
 def player_url(username: str) -> str:
-    return f"/players/{escape(username)}/"
+    return f"/players/{quote(username, safe='')}/"
 
 
 def line_html(line: ChatLine, *, reader_id: int | None) -> Markup:
