@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("games.practice.urls")),
     path("", include("games.history.urls")),
     path("", include("games.players.urls")),
+    path("", include("games.reports.urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):

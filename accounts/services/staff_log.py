@@ -1,7 +1,8 @@
 """The rights each staff action needs, and the one audit log of staff actions.
 
 Every staff action (banning, lifting a ban, adjusting a wallet, closing a table, removing a player,
-changing a table, changing someone's staff rights) needs its own permission, checked here by the
+changing a table, changing someone's staff rights, deleting a chat message, muting in chat, closing
+a report) needs its own permission, checked here by the
 service that does it, whatever page or command asked: a page only hides what the service refuses.
 The service writes the action to the log (``StaffAction``) in the same transaction as the action,
 so what is logged was done and what was refused is not logged.
@@ -33,6 +34,9 @@ PERMISSIONS: dict[str, str | None] = {
     Kind.SEAT_REMOVE: "games.remove_player",
     Kind.TABLE_EDIT: "games.change_table",
     Kind.RIGHTS: None,  # superusers only
+    Kind.CHAT_DELETE: "games.delete_chatmessage",
+    Kind.CHAT_MUTE: "games.add_chatmute",
+    Kind.REPORT_CLOSE: "games.change_report",
 }
 
 _REFUSALS: dict[str, str] = {
@@ -45,6 +49,9 @@ _REFUSALS: dict[str, str] = {
     ),
     Kind.TABLE_EDIT: gettext_noop("You do not have the right to change tables; nothing was changed."),
     Kind.RIGHTS: gettext_noop("Only superusers may change staff rights; nothing was changed."),
+    Kind.CHAT_DELETE: gettext_noop("You do not have the right to delete chat messages; nothing was changed."),
+    Kind.CHAT_MUTE: gettext_noop("You do not have the right to mute players in chat; nothing was changed."),
+    Kind.REPORT_CLOSE: gettext_noop("You do not have the right to close reports; nothing was changed."),
 }
 
 MAX_TOKEN_LENGTH = 100

@@ -1,6 +1,6 @@
 """The room now, for the staff's dashboard: tables in play, who is online and seated, hands per
-minute, and the chips in play against the ledger's own audit. (Reports about players have no home
-in the room yet: the page says so.)
+minute, the chips in play against the ledger's own audit, and how many players' reports wait for
+the staff.
 
 Cached so that a busy room with several staff watching is not asked again on every poll: the
 room's figures for ``ROOM_SECONDS`` (a handful of grouped queries), the ledger's audit (which reads
@@ -21,6 +21,7 @@ from accounts.models import LedgerAccount
 from accounts.services import audit_ledger
 from games.live import presence, records
 from games.models import PlayedHand, Seat, Table
+from games.social.reports import reports_waiting
 
 ROOM_SECONDS = 5
 AUDIT_SECONDS = 60
@@ -56,6 +57,7 @@ class RoomNow:
     hands_last_60: int
     chips_on_seats: int  # the ledger's chips at tables now
     chips_in_wallets: int
+    reports_waiting: int  # players' reports no staff member has dealt with yet
 
     @property
     def per_minute_5(self) -> float:
@@ -67,7 +69,7 @@ class RoomNow:
 
 
 def room_figures(*, now: datetime | None = None) -> RoomNow:
-    """The room's figures, computed now (uncached): four queries."""
+    """The room's figures, computed now (uncached): five queries."""
     now = now or timezone.now()
     seats = Seat.objects.filter(table__status=Table.Status.OPEN, user__computer_level="").aggregate(
         players=Count("user", distinct=True),
@@ -95,6 +97,7 @@ def room_figures(*, now: datetime | None = None) -> RoomNow:
         hands_last_60=hands["hour"],
         chips_on_seats=chips["seats"] or 0,
         chips_in_wallets=chips["wallets"] or 0,
+        reports_waiting=reports_waiting(),
     )
 
 

@@ -1,5 +1,6 @@
 """A player's whole picture for staff, read-only: wallet and chip history, seats now, hands, bans,
-addresses, and the accounts that share an address or keep sitting at the same tables.
+reports against them and their chat mutes, addresses, and the accounts that share an address or
+keep sitting at the same tables.
 
 In games, not accounts: it reads seats and hands, and accounts must not depend on the games app.
 Each part is one query whatever the player's history (lists are the most recent ``LIMIT`` rows),
@@ -15,7 +16,7 @@ from django.db.models import Count, Max, OuterRef, Subquery
 
 from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, SignIn, User
 from accounts.services.sign_ins import sign_in_addresses
-from games.models import HandPlayer, Seat
+from games.models import ChatMute, HandPlayer, Report, Seat
 
 LIMIT = 50
 MATES = 10
@@ -30,6 +31,8 @@ class Picture:
     seats: list[tuple[Seat, int]]  # with the chips on each
     hands: list[HandPlayer]
     bans: list[Ban]
+    reports: list[Report]  # players' reports against this one, most recent first
+    mutes: list[ChatMute]
     addresses: list[dict[str, Any]]
     same_address: list[dict[str, Any]]
     table_mates: list[dict[str, Any]]
@@ -75,6 +78,12 @@ def player_picture(*, user_id: int, ledger_kind: str = "") -> Picture | None:
             .order_by("-hand__started_at", "-pk")[:LIMIT]
         ),
         bans=list(Ban.objects.filter(user=user).select_related("staff_user", "lifted_by")),
+        reports=list(
+            Report.objects.filter(reported=user)
+            .select_related("reporter", "message", "handled_by")
+            .order_by("-created_at", "-pk")[:LIMIT]
+        ),
+        mutes=list(ChatMute.objects.filter(user=user).select_related("created_by")[:LIMIT]),
         addresses=sign_in_addresses(user=user),
         same_address=list(
             SignIn.objects.filter(address__in=my_addresses)

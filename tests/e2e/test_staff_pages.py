@@ -86,7 +86,7 @@ def test_the_dashboard_shows_the_room_and_follows_it_by_itself(
     expect(page.locator("#hands-5")).to_contain_text(re.compile(r"\((1 hand|[2-9] hands)\)"))
     expect(page.locator("#chips-on-seats")).to_have_text("1,000")
     expect(page.locator("#audit-verdict")).to_contain_text("The books balance")
-    expect(page.locator("#room-reports")).to_contain_text("No reports system yet")
+    expect(page.locator("#room-reports")).to_contain_text("No reports waiting.")
     page.screenshot(path="test-artifacts/staff-dashboard.png", full_page=True)
 
     bob: Person = played["bob"]  # type: ignore[assignment]
@@ -107,7 +107,7 @@ def test_the_dashboard_in_bulgarian(
     expect(page.locator("#room-tables caption")).to_have_text("Маси и играчи")
     expect(page.locator("#chips-on-seats")).to_have_text("1\xa0000")
     expect(page.locator("#audit-verdict")).to_contain_text("Сметките са равни")
-    expect(page.locator("#room-reports")).to_contain_text("Още няма система за сигнали")
+    expect(page.locator("#room-reports")).to_contain_text("Няма чакащи сигнали.")
     page.get_by_role("link", name="Признаци, които заслужават поглед").click()
     expect(page.locator("h1")).to_have_text("Признаци, които заслужават поглед")
     expect(page.locator("#sat-together")).to_contain_text("Няма.")

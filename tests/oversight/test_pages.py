@@ -82,7 +82,7 @@ def test_the_dashboard_shows_the_room_now(client, boss):
     assert part(page, "audit-circulating") == 'id="audit-circulating">3,000'
     assert part(page, "audit-house") == 'id="audit-house">-3,000'
     assert "The books balance" in part(page, "audit-verdict")
-    assert "No reports system yet" in page
+    assert "No reports waiting." in part(page, "reports-waiting")
     # It polls the part with the figures, which answers alone.
     assert f'hx-get="{FIGURES}" hx-trigger="every 10s"' in page
     figures = text_of(client.get(FIGURES))
@@ -94,7 +94,7 @@ def test_the_dashboard_speaks_bulgarian(client, boss):
     page = text_of(client.get(DASHBOARD, HTTP_ACCEPT_LANGUAGE="bg"))
     assert "Залата сега" in page and "Маси в игра" in page and "Раздавания в минута" in page
     assert 'id="chips-on-seats">1\xa0000' in page
-    assert "Още няма система за сигнали" in page
+    assert "Няма чакащи сигнали." in page
 
 
 def test_a_ledger_that_does_not_balance_is_said_on_the_dashboard(client, boss):
