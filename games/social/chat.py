@@ -23,9 +23,11 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.services.bans import is_banned
-from games.models import ChatMessage, ChatMode, ChatMute, Seat, Table
+from games.models import ChatMessage, ChatMode, Seat, Table
 from games.models.social import MESSAGE_MAX_LENGTH
 from games.social.filter import mask_words
+from games.social.moderation import active_mute
+from games.social.refusals import Refused
 
 RECENT_LINES = 50  # whoever opens a table reads this many of its last lines
 FLOOD_LIMIT = 5  # messages a player may send ...
@@ -50,7 +52,7 @@ _MARKUP = re.compile(r"<[/!?a-zA-Z]|&(?:#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 
 
-class ChatRefused(Exception):
+class ChatRefused(Refused):
     """A message not taken; ``str()`` is the notice for its sender, in the active language."""
 
 
@@ -92,12 +94,6 @@ class ChatLine:
         return datetime.fromisoformat(self.created_at)
 
 
-def deleted_event(*, message_id: int) -> dict[str, Any]:
-    """What the staff's deletion sends to the table's group (games.live.service.group_name) after
-    its commit: every socket at the table removes the line (``#chat-msg-<id>``) from its page."""
-    return {"type": "chat.deleted", "message_id": int(message_id)}
-
-
 def clean_text(text: object) -> str:
     """The message as stored: stripped, refused when empty, too long, markup or not plain text."""
     if not isinstance(text, str):
@@ -125,12 +121,6 @@ def phrase_text(phrase: str) -> str:
 
 def _is_seated(*, user_id: int, table_id: int) -> bool:
     return Seat.objects.filter(table_id=table_id, user_id=user_id).exists()
-
-
-def active_mute(*, user: User, now: datetime | None = None) -> ChatMute | None:
-    """The staff's mute that keeps this player out of the chat now, the longest first."""
-    now = now or timezone.now()
-    return ChatMute.objects.filter(user_id=user.pk, until__gt=now).order_by("-until").first()
 
 
 def _clock(moment: datetime) -> str:
@@ -193,7 +183,7 @@ def send_chat(
         raise ChatRefused(_("Only the players may chat at this table."))
     if is_banned(user=user):
         raise ChatRefused(_("You may not chat: your account was banned by staff."))
-    mute = active_mute(user=user, now=now)
+    mute = active_mute(user=user)  # the staff's (games.social.moderation)
     if mute is not None:
         raise ChatRefused(_("You are muted until %(time)s UTC.") % {"time": _clock(mute.until)})
     _check_flood(user_id=user.pk, now=now)

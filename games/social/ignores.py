@@ -16,11 +16,12 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.live.ejection import user_group
 from games.models import Ignore
+from games.social.refusals import Refused
 
 log = logging.getLogger(__name__)
 
 
-class IgnoreRefused(Exception):
+class IgnoreRefused(Refused):
     """Not done; ``str()`` says why, in the active language."""
 
 

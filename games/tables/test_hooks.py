@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.utils import timezone
@@ -22,7 +21,7 @@ from games.engine.cards import CardError
 from games.engine.hand import DeckError
 from games.live import service, testing
 from games.models import ChatMessage
-from games.social.chat import deleted_event
+from games.social.moderation import announce_deleted
 
 
 @csrf_exempt  # called by the test process, not from a page
@@ -55,9 +54,7 @@ def delete_chat_message(request: HttpRequest, message_id: int) -> HttpResponse:
     if message is None:
         raise Http404("no such message")
     ChatMessage.objects.filter(pk=message_id).update(deleted_at=timezone.now())
-    async_to_sync(get_channel_layer().group_send)(
-        service.group_name(message.table_id), deleted_event(message_id=message_id)
-    )
+    announce_deleted(table_id=message.table_id, message_id=message_id)  # as the staff's deletion does
     return JsonResponse({"deleted": message_id})
 
 
