@@ -215,3 +215,21 @@ async def test_a_chat_message_for_another_table_is_refused():
     await a.comm.send_to(text_data=json.dumps({"verb": "chat", "text": "hi", "table": str(table.pk + 1)}))
     assert "another table" in await a.until(lambda f: '<p class="error">' in f)
     assert await stored() == []
+
+
+async def test_the_staffs_deletion_service_removes_the_line_live_and_from_new_pages():
+    from games.social.moderation import delete_chat_message
+    from tests.staff_roles import superuser
+
+    table, _users, (a, b, e) = await three_at_a_table()
+    await a.send(verb="chat", text="rude words")
+    await a.until(lambda f: "chat-msg-" in f)
+    (row,) = await stored()
+    for viewer in (b, e):
+        await viewer.until(lambda f: chat_line(f, row.id))
+    staff = await sync_to_async(superuser)()
+    await sync_to_async(delete_chat_message)(message=row, staff=staff, reason="insult")
+    for viewer in (a, b, e):
+        await viewer.until(lambda f: f'<li id="chat-msg-{row.id}" hx-swap-oob="delete"></li>' == f)
+    late = await connect(await sync_to_async(make_player)("late"), table.pk)
+    assert "rude words" not in late.last
