@@ -245,20 +245,38 @@ def _fill_open_tables(room: Room, target: int) -> None:
 
     if target <= room.open_tables:
         return
+
+    def seat_count(n: int) -> int:
+        return 2 + n % 5
+
+    def taken(n: int) -> int:
+        return seat_count(n) if n % 10 == 0 else (1 if n % 3 == 0 else 0)
+
+    # Each table carries its count of seats as games.live.seat_rows keeps it (the lobby sorts by it).
     made = Table.objects.bulk_create(
-        [Table(name=f"Open {n}", stake=STAKES[n % len(STAKES)], seat_count=2 + n % 5)
-         for n in range(room.open_tables, target)],
+        [Table(name=f"Open {n}", stake=STAKES[n % len(STAKES)], seat_count=seat_count(n),
+               seats_taken=taken(n)) for n in range(room.open_tables, target)],
         batch_size=BATCH,
     )  # fmt: skip
     seats = []
     for offset, table in enumerate(made):
         n = room.open_tables + offset
-        taken = table.seat_count if n % 10 == 0 else (1 if n % 3 == 0 else 0)
-        seats += [
-            Seat(table=table, user_id=room.users[(n + k) % len(room.users)], position=k) for k in range(taken)
-        ]
+        users = [room.users[(n + k) % len(room.users)] for k in range(taken(n))]
+        seats += [Seat(table=table, user_id=user_id, position=k) for k, user_id in enumerate(users)]
     Seat.objects.bulk_create(seats, batch_size=BATCH)
     room.open_tables = target
+    _check_seat_counts()
+
+
+def _check_seat_counts() -> None:
+    """The lobby's figures stand on each table's count agreeing with its Seat rows."""
+    from django.db.models import Count, F
+
+    from games.models import Table
+
+    wrong = Table.objects.annotate(real=Count("seat_rows")).exclude(seats_taken=F("real")).count()
+    if wrong:
+        raise SystemExit(f"{wrong} tables count seats that are not there (or miss some)")
 
 
 # ---------------------------------------------------------------- measuring

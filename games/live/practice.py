@@ -17,6 +17,7 @@ from games.live import process, service
 from games.live import transitions as t
 from games.live.document import Doc, Refused, position_of
 from games.live.entries import COMPUTER_NAMES
+from games.live.seat_rows import add_seat_row
 from games.live.store import Versioned, get_state_store
 from games.live.turn_time import PRACTICE_TURN_CHOICES
 from games.models import Seat, Table
@@ -52,8 +53,8 @@ def _open_practice_table(*, user: User, level: str, turn_seconds: int) -> tuple[
             practice=True,
             created_by=user,
         )
-        Seat.objects.create(table=table, user=user, position=0, practice_chips=PRACTICE_CHIPS)
-        Seat.objects.create(
+        add_seat_row(table=table, user=user, position=0, practice_chips=PRACTICE_CHIPS)
+        add_seat_row(
             table=table,
             user=bot_user(level=level),
             position=1,

@@ -39,6 +39,7 @@ from games.engine.handfile import hand_file_of, hand_result
 from games.engine.table_rules import can_be_dealt_in
 from games.live import events, series
 from games.live.document import Refused, seat_entry
+from games.live.seat_rows import add_seat_row, remove_seat_rows
 from games.live.transitions import ready_positions
 from games.models import HandPlayer, PlayedHand, Seat, SeedSeries, Table, TableEvent
 from games.standings.counting import count_hand
@@ -107,7 +108,7 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
             _check_sitting(table=table, position=position, buy_in=buy_in)
             if Seat.objects.filter(table=table, user=user).exists():
                 raise Refused(_("you already have a seat at this table"))
-            Seat.objects.create(table=table, user=user, position=position)
+            add_seat_row(table=table, user=user, position=position)
             already = seat_balance(user=user, table_id=table.pk)
             if already + buy_in > table.max_buy_in:
                 raise Refused(
@@ -171,10 +172,11 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
     """Cash the seat's chips out to the wallet and free the seat (idempotent by ``key``)."""
     user = User.objects.get(pk=user_id)
     with transaction.atomic():
+        # The seat first: it locks the table's row before the ledger's, in sit_down's order.
+        deleted = remove_seat_rows(table_id=table_id, user_id=user.pk)
         balance = seat_balance(user=user, table_id=table_id)
         if balance > 0:
             seat_cash_out(user=user, table_id=table_id, idempotency_key=key)
-        deleted, _rows = Seat.objects.filter(table_id=table_id, user=user).delete()
         if deleted:  # a repeat (the same key) frees nothing and records nothing
             events.record_left(table_id=table_id, user_id=user_id, cashed_out=balance)
             if not Seat.objects.filter(table_id=table_id).exists():
@@ -454,7 +456,7 @@ def close_practice_table(*, table_id: int) -> None:
     and its seed series ends."""
     with transaction.atomic():
         Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
-        Seat.objects.filter(table_id=table_id).delete()
+        remove_seat_rows(table_id=table_id)
         # A hand left in play is cancelled first: a series is never revealed under a hand in play.
         cancel_open_hands(table_id=table_id, reason="the practice table was closed")
         series.end_series(table_id=table_id, reason=SeedSeries.EndReason.CLOSED)

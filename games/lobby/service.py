@@ -14,14 +14,14 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, F, IntegerField, Prefetch, QuerySet, Value, When
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import wallet_balance
 from games.engine.table_rules import buy_in_range
 from games.live import service
-from games.models import STAKES, ChatMode, Seat, Table
+from games.models import RANK_FULL, STAKES, ChatMode, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -98,20 +98,11 @@ def _row(table: Table) -> LobbyRow:
 LOBBY_PAGE_SIZE = 30
 
 
-def _with_seats_taken(tables: QuerySet[Table]) -> QuerySet[Table]:
-    return tables.annotate(taken_count=Count("seat_rows"))
-
-
 def _ranked(tables: QuerySet[Table]) -> QuerySet[Table]:
     """The order a player wants across all stakes: where someone waits, then empty tables, then full
-    ones; lowest stake first within each."""
-    rank = Case(
-        When(taken_count=0, then=Value(1)),
-        When(taken_count__gte=F("seat_count"), then=Value(2)),
-        default=Value(0),
-        output_field=IntegerField(),
-    )
-    return _with_seats_taken(tables).annotate(wait_rank=rank).order_by("wait_rank", "stake", "pk")
+    ones (Table.wait_rank); lowest stake first within each. Stored columns, so the lobby's indexes
+    (table_lobby_ranked, table_lobby_stake) give a page without counting any table's seats."""
+    return tables.order_by("wait_rank", "stake", "pk")
 
 
 @dataclass(frozen=True)
@@ -222,26 +213,27 @@ def _candidates(*, balance: int, limit: int) -> list[tuple[Table, list[int]]]:
     """Public open tables with a free seat the player can afford, best first: the default buy-in
     fits, then tables where someone waits (so a hand starts), the most players, the lowest stake.
 
-    One query over every open table: the best are found however many tables the room holds.
+    Every open table is considered, whatever the room holds: for each of the two groups (the
+    default buy-in fits, or only the minimum) one query in the order of the table_play_now index,
+    which the database reads from its start until ``limit`` tables of the group's stakes are found.
     """
     affordable = [s for s in STAKES if buy_in_range(s).low <= balance]
-    default_fits = [s for s in STAKES if buy_in_range(s).default <= balance]
-    tables = _with_seats_taken(_public_tables().filter(stake__in=affordable)).filter(
-        taken_count__lt=F("seat_count")
-    )
-    dear = (
-        Case(When(stake__in=default_fits, then=Value(0)), default=Value(1), output_field=IntegerField())
-        if default_fits
-        else Value(1, output_field=IntegerField())
-    )
-    empty = Case(When(taken_count=0, then=Value(1)), default=Value(0), output_field=IntegerField())
-    tables = tables.annotate(dear=dear, empty=empty).order_by("dear", "empty", "-taken_count", "stake", "pk")
-    found = []
-    for table in tables[:limit]:
-        taken = {seat.position for seat in table.seat_rows.all()}
-        free = [p for p in range(table.seat_count) if p not in taken]
-        if free:
-            found.append((table, free))
+    default_fits = [s for s in affordable if buy_in_range(s).default <= balance]
+    groups = [default_fits, [s for s in affordable if s not in default_fits]]
+    found: list[tuple[Table, list[int]]] = []
+    for stakes in groups:
+        if not stakes or len(found) >= limit:
+            continue
+        tables = (
+            _public_tables()
+            .filter(stake__in=stakes, wait_rank__lt=RANK_FULL)  # a range: the index keeps its order
+            .order_by("wait_rank", "-seats_taken", "stake", "pk")[: limit - len(found)]
+        )
+        for table in tables:
+            taken = {seat.position for seat in table.seat_rows.all()}
+            free = [p for p in range(table.seat_count) if p not in taken]
+            if free:
+                found.append((table, free))
     return found
 
 

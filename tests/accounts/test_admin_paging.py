@@ -66,3 +66,19 @@ def test_past_the_cap_the_list_says_the_cap_and_pages_up_to_it(client, boss, mon
     assert response.context["cl"].result_count == 3
     assert client.get("/admin/accounts/ledgerentry/?p=999").status_code in (200, 302)
     assert client.get("/admin/accounts/ledgerentry/?p=abc").status_code in (200, 302)
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_a_rows_action_box_is_the_markup_django_renders(language):
+    """The growing lists write each row's box directly (Django's widget template costs a fifth of a
+    100-row page): the same markup, escaped the same, in the staff member's language."""
+    from django.contrib import admin
+    from django.contrib.admin import ModelAdmin
+    from django.utils import translation
+
+    user = User.objects.create_user(username='ann<b>"&', password=None)
+    growing = [a for a in admin.site._registry.values() if isinstance(a, admin_paging.GrowingListAdmin)]
+    assert admin.site._registry[User] in growing
+    with translation.override(language):
+        for model_admin in growing:
+            assert model_admin.action_checkbox(user) == ModelAdmin.action_checkbox(model_admin, user)

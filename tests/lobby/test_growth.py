@@ -14,9 +14,10 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.services import wallet_adjust
 from games.live import service
+from games.live.seat_rows import add_seat_row
 from games.lobby import consumers
 from games.lobby import service as lobby
-from games.models import Seat, Table
+from games.models import STAKES, Seat, Table
 from svara_site.asgi import application
 from tests.live.tablekit import make_player, make_table
 
@@ -117,12 +118,12 @@ def test_a_lobby_page_costs_the_same_queries_whatever_the_tables(client, url):
     ann, bob = make_player("ann"), make_player("bob")
     client.force_login(ann)
     few = many_empty_tables(2)
-    Seat.objects.create(table=few[0], user=bob, position=0)
+    add_seat_row(table=few[0], user=bob, position=0)
     queries_of(client, url)  # the session and the like, once
     small = queries_of(client, url)
     tables = many_empty_tables(70)
     for n, table in enumerate(tables[:40]):
-        Seat.objects.create(table=table, user=make_player(f"p{n}"), position=0)
+        add_seat_row(table=table, user=make_player(f"p{n}"), position=0)
     assert queries_of(client, url) == small
 
 
@@ -175,3 +176,39 @@ async def test_a_change_is_rendered_once_per_list_and_language_for_all_lobby_soc
     }
     for comm in sockets:
         await comm.disconnect()
+
+
+def table_queries(run) -> list[str]:
+    """The SQL of the queries ``run`` makes that read the lobby's tables in an order."""
+    with CaptureQueriesContext(connection) as captured:
+        run()
+    return [q["sql"] for q in captured if 'FROM "games_table"' in q["sql"] and "ORDER BY" in q["sql"]]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_an_index_gives_each_lobby_list_in_order_without_counting_or_sorting_the_tables(postgres_db):
+    """With thousands of open tables the lobby's page, its stake filter, a later page and "Play now"
+    read their rows from an index in their order: no count of seats, no sort of every table."""
+    # Stored counts from 0 to 6 (no Seat rows behind them: only the plans matter here).
+    stakes = [STAKES[n % len(STAKES)] for n in range(3_000)]
+    Table.objects.bulk_create(
+        [Table(name=f"T{n}", stake=stake, seat_count=6, seats_taken=n % 7) for n, stake in enumerate(stakes)]
+    )
+    with connection.cursor() as cursor:
+        cursor.execute('ANALYZE "games_table"')
+    runs = {
+        "table_lobby_ranked": [lambda: lobby.lobby_page(), lambda: lobby.lobby_page(page=5)],
+        "table_lobby_stake": [lambda: lobby.lobby_page(stake=50)],
+        "table_play_now": [lambda: lobby._candidates(balance=2_000, limit=lobby.PLAY_NOW_ATTEMPTS)],
+    }
+    for index, calls in runs.items():
+        for run in calls:
+            sqls = table_queries(run)
+            assert sqls
+            for sql in sqls:
+                assert "COUNT(" not in sql and "GROUP BY" not in sql, sql
+                with connection.cursor() as cursor:
+                    cursor.execute(f"EXPLAIN {sql}")
+                    plan = "\n".join(row[0] for row in cursor.fetchall())
+                assert index in plan and "Sort" not in plan, plan

@@ -2,7 +2,7 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0013_table_event_time_bank")]
+    dependencies = [("games", "0014_table_seats_taken_and_lobby_rank")]
 
     operations = [
         migrations.AddField(
