@@ -10,3 +10,12 @@ class GamesConfig(AppConfig):
         from games.live.ejection import on_user_banned
 
         user_banned.connect(on_user_banned, dispatch_uid="games.eject_banned_player")
+
+        from django.db.models.signals import post_delete, post_save
+
+        from games.models import ChatWord
+        from games.social.filter import words_changed
+
+        # The chat filter's list is cached in every process: an edit tells them all (filter.py).
+        post_save.connect(words_changed, sender=ChatWord, dispatch_uid="games.chat_words_saved")
+        post_delete.connect(words_changed, sender=ChatWord, dispatch_uid="games.chat_words_deleted")

@@ -65,6 +65,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "empty": False,
                 "name": shown_name(seat["name"]),
                 "user_id": seat["user_id"],
+                "computer": bool(seat.get("bot")),  # no player page to link the name to
                 "chips": player["chips"] if player else final.get(pos, seat["chips"]),
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),

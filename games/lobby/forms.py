@@ -6,7 +6,7 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.models import MAX_SEATS, MIN_SEATS, STAKES, Table
+from games.models import MAX_SEATS, MIN_SEATS, STAKES, ChatMode, Table
 
 TURN_SECONDS_MIN, TURN_SECONDS_MAX = 5, 120
 
@@ -58,7 +58,15 @@ class TableForm(forms.ModelForm):
     private = forms.BooleanField(
         label=_("Private (joined by invite link)"), required=False, help_text=_("Not listed in the lobby.")
     )
+    chat = forms.ChoiceField(
+        label=_("Chat"),
+        choices=ChatMode.choices,
+        required=False,  # a form sent without it (an older page) opens the table with chat for everyone
+        initial=ChatMode.EVERYONE,
+        help_text=_("Who may talk at the table."),
+        error_messages={"invalid_choice": _("Choose who may chat: everyone, players only, or off.")},
+    )
 
     class Meta:
         model = Table
-        fields = ["name", "stake", "seat_count", "dark_play", "turn_seconds", "private"]
+        fields = ["name", "stake", "seat_count", "dark_play", "turn_seconds", "private", "chat"]

@@ -21,7 +21,7 @@ from accounts.models import User
 from accounts.services import wallet_balance
 from games.engine.table_rules import buy_in_range
 from games.live import service
-from games.models import RANK_FULL, STAKES, Seat, Table
+from games.models import RANK_FULL, STAKES, ChatMode, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +157,8 @@ def create_table(*, user: User, form_data: dict[str, Any]) -> Table:
         dark_play=bool(form_data["dark_play"]),
         turn_seconds=int(form_data["turn_seconds"]),
         private=bool(form_data["private"]),
+        # Chat for everyone unless the creator chose otherwise (Play now does not ask).
+        chat=form_data.get("chat") or ChatMode.EVERYONE,
         created_by=user,
     )
     if not table.private:

@@ -38,6 +38,10 @@ class ChatMessage(models.Model):
     # The table's hand count when it was said: which hand the talk was about.
     hand_number = models.PositiveIntegerField(default=0, verbose_name=_("hand"))
     text = models.CharField(max_length=MESSAGE_MAX_LENGTH, verbose_name=_("message"))
+    # A quick phrase's key ("gl"): shown in each reader's language; ``text`` keeps its English.
+    phrase = models.CharField(
+        max_length=12, blank=True, default="", db_default="", verbose_name=_("quick phrase")
+    )
     created_at = models.DateTimeField(default=timezone.now, verbose_name=_("when"))
     deleted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("deleted"))
     deleted_by = models.ForeignKey(

@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.players import service
+from games.social.ignores import ignored_ids
 
 
 @login_required
@@ -16,7 +17,8 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
     if player is None:
         raise Http404("no such player")
     page = service.player_page(player=player, viewer=request.user)
-    return render(request, "players/player.html", {"page": page, "player": player})
+    ignoring = not page.own and player.pk in ignored_ids(user=request.user)
+    return render(request, "players/player.html", {"page": page, "player": player, "ignoring": ignoring})
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

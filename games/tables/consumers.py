@@ -25,17 +25,19 @@ from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, practice, presence, runtime, service
 from games.live.store import StateError
 from games.live.views import build_view
+from games.social import chat, ignores
 from games.tables import socket_limits
 from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
+from games.tables.ui import chat as chat_ui
 from games.tables.ui.announce import announcement
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
 
 MOVES = frozenset(PLAYER_VERBS)
-COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame"}
+COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame", "chat"}
 MAX_MESSAGE = socket_limits.MAX_MESSAGE
 
 
@@ -76,6 +78,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
     closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
     said: dict[str, Any] | None = None  # the view last sent, which the next frame's announcement follows
+    # The players whose chat this socket's reader ignores: read at connect, again on a change.
+    ignoring: frozenset[int] = frozenset()
 
     async def connect(self) -> None:
         self.commands: set[asyncio.Task] = set()
@@ -106,7 +110,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.accept()
         await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
-        await self.send_table()
+        # The chat as it is now, in the same frame as the table (a reconnecting page missed the
+        # lines said while it was away).
+        await self.send_table(extra=await self.chat_lines_frame())
 
     async def disconnect(self, code: int) -> None:
         # Commands still queued behind the lock see this and do nothing; the one running finishes
@@ -184,7 +190,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def _dispatch(self, m: dict[str, Any]) -> None:
         verb, user, tid = m["verb"], self.user, self.table_id
-        if verb == "sync":
+        if verb == "chat":
+            await self._chat(m)
+        elif verb == "sync":
             await self.send_table()
         elif verb in MOVES:
             state = await service.table_act(
@@ -217,6 +225,47 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         elif verb == "newgame":
             await practice.practice_new_game(user=user, table_id=tid)
 
+    async def _chat(self, m: dict[str, Any]) -> None:
+        """A chat line: a refusal answers this socket only; a stored line is announced to the
+        table's group, whose sockets each word it for their own reader."""
+        try:
+            line = await database_sync_to_async(chat.send_chat)(
+                user=self.user, table_id=self.table_id, text=m.get("text"), phrase=m.get("phrase")
+            )
+        except chat.ChatRefused as exc:
+            await self.send(text_data=chat_ui.notice_frame(str(exc)))
+            return
+        await self.send(text_data=chat_ui.notice_frame(None))
+        await self.channel_layer.group_send(self.group, line.event())
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        """A line said at this table (the event carries it: no database read per reader)."""
+        line = chat.ChatLine.from_event(event)
+        if line.user_id in self.ignoring:
+            return
+        with translation.override(self.language):
+            html = chat_ui.added_frame(line, reader_id=self.user.pk)
+        await self.send(text_data=html)
+
+    async def chat_deleted(self, event: dict[str, Any]) -> None:
+        """The staff deleted a line (games.social's moderation, after its commit): gone live."""
+        await self.send(text_data=chat_ui.deleted_frame(int(event["message_id"])))
+
+    async def chat_ignores(self, event: dict[str, Any]) -> None:
+        """The reader changed their ignore list (on any page): the lines shown follow it."""
+        await self.send(text_data=await self.chat_lines_frame())
+
+    async def chat_lines_frame(self) -> str:
+        """The table's recent lines for this reader, the reader's ignore list read again."""
+
+        def read() -> tuple[frozenset[int], list[chat.ChatLine]]:
+            ignoring = ignores.ignored_ids(user=self.user)
+            return ignoring, chat.recent_messages(table_id=self.table_id, ignored=ignoring)
+
+        self.ignoring, lines = await database_sync_to_async(read)()
+        with translation.override(self.language):
+            return chat_ui.all_lines_frame(lines, reader_id=self.user.pk)
+
     async def user_banned(self, event: dict[str, Any]) -> None:
         """Staff banned this player: a last frame saying so, then the socket is closed."""
         with translation.override(self.language):
@@ -238,11 +287,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         await self._send_view(doc=doc, version=event["version"])
 
-    async def send_table(self, *, error: str | None = None) -> None:
+    async def send_table(self, *, error: str | None = None, extra: str = "") -> None:
         state = await service.load_table_state(self.table_id)
-        await self._send_view(doc=state.doc, version=state.version, error=error)
+        await self._send_view(doc=state.doc, version=state.version, error=error, extra=extra)
 
-    async def _send_view(self, *, doc: dict[str, Any], version: int, error: str | None = None) -> None:
+    async def _send_view(
+        self, *, doc: dict[str, Any], version: int, error: str | None = None, extra: str = ""
+    ) -> None:
         # Also reached from the group hint (another player's move): words the log for this viewer.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
@@ -252,4 +303,4 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
             self.said = view
-        await self.send(text_data=html)
+        await self.send(text_data=html + extra)

@@ -1,4 +1,5 @@
-"""Test-only HTTP endpoint for the browser tests: stack the decks of a table's next hand.
+"""Test-only HTTP endpoints for the browser tests: stack the decks of a table's next hand; delete a
+chat line as the staff's moderation does (mark it, then tell the table's sockets after the commit).
 
 svara_site/urls.py includes these URLs only when settings.SVARA_TEST_HOOKS is true (only
 svara_site/test_settings.py sets it), so under the production settings the path does not exist;
@@ -12,12 +13,15 @@ import json
 from asgiref.sync import async_to_sync
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from games.engine.cards import CardError
 from games.engine.hand import DeckError
 from games.live import service, testing
+from games.models import ChatMessage
+from games.social.moderation import announce_deleted
 
 
 @csrf_exempt  # called by the test process, not from a page
@@ -41,6 +45,20 @@ def stack_decks(request: HttpRequest, table_id: int) -> HttpResponse:
     return JsonResponse({"table": table_id, "version": state.version})
 
 
+@csrf_exempt  # called by the test process, not from a page
+@require_POST
+def delete_chat_message(request: HttpRequest, message_id: int) -> HttpResponse:
+    if not testing.hooks_enabled():
+        raise Http404("test hooks are off")
+    message = ChatMessage.objects.filter(pk=message_id).first()
+    if message is None:
+        raise Http404("no such message")
+    ChatMessage.objects.filter(pk=message_id).update(deleted_at=timezone.now())
+    announce_deleted(table_id=message.table_id, message_id=message_id)  # as the staff's deletion does
+    return JsonResponse({"deleted": message_id})
+
+
 urlpatterns = [
     path("tables/<int:table_id>/decks/", stack_decks, name="test_stack_decks"),
+    path("chat/<int:message_id>/deleted/", delete_chat_message, name="test_delete_chat_message"),
 ]

@@ -7,17 +7,24 @@ from __future__ import annotations
 import logging
 
 from asgiref.sync import async_to_sync
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from accounts.models import User
 from games.live import records, series, service
 from games.live.store import StateError
 from games.live.views import build_view
-from games.models import Table
+from games.models import ChatMode, Table
+from games.social import chat, ignores
 from games.tables.access import INVITES_SESSION_KEY, can_view
+from games.tables.ui import chat as chat_ui
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
@@ -36,6 +43,11 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # Read once with the page, not on every frame: the history's chain head and the series dealing.
         "chain_head": records.chain_head(table.pk),
         "series": series.open_series(table_id=table.pk),
+        "chat_lines": chat_ui.lines_html(
+            chat.recent_messages(table_id=table.pk, viewer=request.user), reader_id=request.user.pk
+        ),
+        "chat_open": table.chat != ChatMode.OFF,
+        "quick_phrases": [(key, _(words)) for key, words in chat.QUICK_PHRASES.items()],
         "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
         if table.private and not table.practice  # a practice table has nobody to invite
         else None,
@@ -51,3 +63,50 @@ def _initial_regions(*, table_id: int, user_id: int) -> SafeString | None:
         log.exception("table %s: no initial state for the page", table_id)
         return None
     return render_regions(view=build_view(state.doc, user_id=user_id, version=state.version))
+
+
+def _player_from_post(request: HttpRequest) -> User:
+    raw = request.POST.get("user", "")
+    player = User.objects.filter(pk=int(raw)).first() if raw.isascii() and raw.isdigit() else None
+    if player is None:
+        raise Http404("no such player")
+    return player
+
+
+def _back(request: HttpRequest, notice: str, *, error: bool = False) -> HttpResponse:
+    """htmx asked (a chat line's button): nothing to swap, the socket updates the chat. A plain
+    form: back where it came from, with the notice."""
+    if request.htmx:
+        return HttpResponse(status=400 if error else 204, content=notice if error else b"")
+    (messages.error if error else messages.success)(request, notice)
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = reverse("ignored_players")
+    return redirect(target)
+
+
+@login_required
+@require_POST
+def ignore_player(request: HttpRequest) -> HttpResponse:
+    """Hide a player's chat from this user at every table (the player is not told)."""
+    player = _player_from_post(request)
+    try:
+        ignores.ignore_player(user=request.user, ignored=player)
+    except ignores.IgnoreRefused as exc:
+        return _back(request, str(exc), error=True)
+    return _back(request, _("You no longer see %(name)s's messages.") % {"name": player.get_username()})
+
+
+@login_required
+@require_POST
+def unignore_player(request: HttpRequest) -> HttpResponse:
+    player = _player_from_post(request)
+    ignores.unignore_player(user=request.user, ignored=player)
+    return _back(request, _("You see %(name)s's messages again.") % {"name": player.get_username()})
+
+
+@login_required
+def ignored_players(request: HttpRequest) -> HttpResponse:
+    """The players this user ignores, each with a button to see them again."""
+    players = ignores.ignored_players(user=request.user)
+    return render(request, "games/ignored_players.html", {"players": players})

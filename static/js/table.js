@@ -549,4 +549,22 @@
     if (document.querySelector("#table-seats .seat-cards .card")) dealt = dealKey();
     else dealt = "";
   });
+  // ---- chat: the box folds on a phone until opened; a sent line empties the input (a refusal
+  // says why in #chat-notice); the newest line stays in sight (the log scrolls from the bottom).
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("chat-box");
+    if (box && window.matchMedia("(max-width: 640px)").matches) box.open = false;
+  });
+  // A long evening's chat keeps the last 100 lines on the page (the server sends 50 on opening).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var list = document.getElementById("chat-lines");
+    while (list && list.children.length > 100) list.removeChild(list.firstElementChild);
+  });
+  document.addEventListener("htmx:wsAfterSend", function (e) {
+    var form = e.target;
+    if (form && form.id === "chat-form") {
+      var input = form.querySelector("#chat-text");
+      if (input) input.value = "";
+    }
+  });
 })();

@@ -411,6 +411,30 @@ async def test_idle_sockets_stay_open_past_ten_seconds(cluster: Cluster) -> None
         await close_all(ann, bob)
 
 
+async def test_chat_crosses_processes_and_its_flood_limit_holds_across_them(cluster: Cluster) -> None:
+    # ann talks through a socket on each server: the flood count is one, in the shared cache, so
+    # her sixth line in ten seconds is refused whichever process takes it; bob, on the second
+    # server, sees the five lines said on either.
+    table_id, (ann, bob) = cluster.seed(["ann", "bob"])
+    ann_too = Player(name=ann.name, user_id=ann.user_id, cookie=ann.cookie)
+    try:
+        await ann.connect(cluster.servers[0], table_id)
+        await ann_too.connect(cluster.servers[1], table_id)
+        await bob.connect(cluster.servers[1], table_id)
+        for n in range(5):
+            sender = ann if n % 2 == 0 else ann_too
+            await sender.send(verb="chat", text=f"line {n}")
+            await bob.until(lambda f, n=n: f"line {n}" in f, what=f"line {n}")
+        await ann_too.send(verb="chat", text="line 5")
+        await ann_too.until(lambda f: "muted for 60 seconds" in f, what="the flood notice")
+        await ann.send(verb="chat", text="line 6")
+        await ann.until(lambda f: "muted until" in f, what="the mute, on the other process")
+        await asyncio.sleep(0.5)
+        assert not any("line 5" in f or "line 6" in f for f in bob.frames)
+    finally:
+        await close_all(ann, ann_too, bob)
+
+
 # ---------------------------------------------------------------- the check itself
 
 
