@@ -49,7 +49,7 @@ def test_a_tiny_run_times_every_page_and_leaves_no_database(postgres_db: None, t
         figures = last["pages"][page]
         assert figures["queries"] > 0 and figures["ms"] > 0
         # The process's CPU and the database's wait are parts of the request's wall-clock time.
-        assert 0 < figures["cpu_ms"] and 0 < figures["db_ms"] < figures["ms"]
+        assert figures["cpu_ms"] > 0 and 0 < figures["db_ms"] < figures["ms"]
     # The same queries at both sizes: no page asks once per row.
     first = report["sizes"][0]["pages"]
     assert {p: f["queries"] for p, f in first.items()} == {p: f["queries"] for p, f in last["pages"].items()}
