@@ -126,6 +126,22 @@ class Doc(TypedDict):
     stacked_decks: NotRequired[list[list[int]]]  # the test hook's decks for the next hand
 
 
+def seat_at(doc: Doc, pos: int) -> SeatDoc:
+    """The player at ``pos``, for code that knows someone sits there (dealt in, to act, leaving)."""
+    seat = doc["seats"][pos]
+    if seat is None:
+        raise LookupError(f"nobody sits at seat {pos}")
+    return seat
+
+
+def hand_doc(doc: Doc) -> HandDoc:
+    """The hand in play, for code that knows there is one."""
+    hand = doc["hand"]
+    if hand is None:
+        raise LookupError("no hand in play")
+    return hand
+
+
 class Refused(ValueError):
     """A command the table does not accept now; the message is for the player.
 

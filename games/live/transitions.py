@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.utils.formats import number_format
@@ -22,7 +22,17 @@ from django.utils.translation import gettext_noop
 from games.engine.fairness import seed_hash
 from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
-from games.live.document import Doc, Refused, copy_doc, copy_with_own_seat, hand_of, position_of
+from games.live.document import (
+    Doc,
+    Refused,
+    SeatDoc,
+    copy_doc,
+    copy_with_own_seat,
+    hand_doc,
+    hand_of,
+    position_of,
+    seat_at,
+)
 from games.live.entries import MOVE_LINES, add_line, set_notice
 from games.live.turn_time import clock_out, turn_deadline
 
@@ -138,12 +148,12 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         n = len(doc["seats"])
         dealer = next(p for p in ((previous + k) % n for k in range(1, n + 1)) if p in positions)
     seed = server_seed or _new_seed()
-    client_seeds = [doc["seats"][p]["client_seed"] for p in positions]
+    client_seeds = [seat_at(doc, p)["client_seed"] for p in positions]
     stake = doc["table"]["stake"]
     hand = Hand.start(
         stake=stake,
-        names=[doc["seats"][p]["name"] for p in positions],
-        chips=[doc["seats"][p]["chips"] for p in positions],
+        names=[seat_at(doc, p)["name"] for p in positions],
+        chips=[seat_at(doc, p)["chips"] for p in positions],
         dealer=positions.index(dealer),
         dark_play=doc["table"]["dark_play"],
         decks=stacked,
@@ -153,7 +163,7 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
     doc["hand"] = {
         "number": number,
         "positions": positions,
-        "players": [doc["seats"][p]["user_id"] for p in positions],
+        "players": [seat_at(doc, p)["user_id"] for p in positions],
         "state": hand.to_json(),
         "server_seed": seed,
         "seed_hash": seed_hash(seed),
@@ -165,7 +175,7 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         doc,
         gettext_noop("Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…"),
         number=number,
-        dealer=doc["seats"][dealer]["name"],
+        dealer=seat_at(doc, dealer)["name"],
         hash=seed_hash(seed)[:16],
     )
     _after_change(doc, hand, now=now)
@@ -236,22 +246,24 @@ def apply_move(
         raise Refused(_("you are not seated at this table"))
     if not doc["hand"]:
         raise Refused(_("there is no hand in play"))
-    if pos not in doc["hand"]["positions"]:
+    if pos not in hand_doc(doc)["positions"]:
         raise Refused(_("you are not in this hand"))
     if in_svara_pause(doc):
         raise Refused(_("the svara's replay is dealt in a moment"))
     doc = copy_doc(doc)
     hand = hand_of(doc)
     assert hand is not None
-    seat_index = doc["hand"]["positions"].index(pos)
+    seat_index = hand_doc(doc)["positions"].index(pos)
     # What the move puts in, read before it is made: the chips after may already hold the pot.
     target_before, bet_before, fee = hand.target, hand.bets[seat_index], hand.join_fee
     chips_before = hand.chips[seat_index]
     try:
-        hand.act(seat_index, verb, amount if verb in ("raise", "dark") else _no_amount(verb, amount))
+        if verb not in ("raise", "dark"):
+            _no_amount(verb, amount)
+        hand.act(seat_index, verb, amount if verb in ("raise", "dark") else None)
     except IllegalAction as exc:
         raise Refused(engine_refusal(exc)) from None
-    seat = doc["seats"][pos]
+    seat = seat_at(doc, pos)
     seat["timeouts"] = 0
     shown: int | None = None
     if verb == "raise":
@@ -276,7 +288,7 @@ def apply_move(
 
 def _note_move(doc: Doc, pos: int, *, verb: str, amount: int | None) -> None:
     """The seat's last move of this round, shown on the seat until the next round begins."""
-    moves = doc["hand"].setdefault("moves", {})
+    moves = hand_doc(doc).setdefault("moves", {})
     moves[str(pos)] = [verb, amount] if amount is not None else [verb]
 
 
@@ -287,6 +299,7 @@ def _timeout_move(hand: Hand) -> str:
 
 
 def _no_amount(verb: str, amount: int | None) -> None:
+    """Refuse an amount given with a move that takes none; the move is made with None."""
     if amount is not None:
         raise Refused(_("%(verb)s takes no amount") % {"verb": verb})
 
@@ -298,7 +311,7 @@ def apply_timeout(doc: Doc, *, now: float) -> Doc:
     hand = hand_of(doc)
     if hand is None or hand.to_act is None:
         return doc
-    pos = doc["hand"]["positions"][hand.to_act]
+    pos = hand_doc(doc)["positions"][hand.to_act]
     if _draw_time_bank(doc, pos, now=now):
         return doc
     _note_move(doc, pos, verb=_timeout_move(hand), amount=None)
@@ -323,18 +336,18 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
     """Store the engine state; act for absent players; set the turn clock or end the hand."""
     # Players who left or were timed out twice are not waited for: the clock's move at once.
     while hand.to_act is not None:
-        seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
+        seat = doc["seats"][hand_doc(doc)["positions"][hand.to_act]]
         if seat is None or not (seat["leaving"] or seat["away"]):
             break
-        _note_move(doc, doc["hand"]["positions"][hand.to_act], verb=_timeout_move(hand), amount=None)
+        _note_move(doc, hand_doc(doc)["positions"][hand.to_act], verb=_timeout_move(hand), amount=None)
         hand.act(hand.to_act, "timeout")
-    before = doc["hand"]["state"]
+    before = hand_doc(doc)["state"]
     if (hand.phase, hand.svaras) != (before.get("phase"), before.get("svaras", 0)):
-        doc["hand"]["moves"] = {}  # a new round: the seats' last moves were the last round's
+        hand_doc(doc)["moves"] = {}  # a new round: the seats' last moves were the last round's
     _log_svara(doc, before=before, hand=hand)
     if hand.svaras > before.get("svaras", 0):
         _pause_for_svara(doc, hand, now=now)
-    doc["hand"]["state"] = hand.to_json()
+    hand_doc(doc)["state"] = hand.to_json()
     if hand.phase == FINISHED:
         _finish(doc, hand, now=now)
         return
@@ -342,7 +355,7 @@ def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
         doc["timer"] = None
         return
     doc["touched"] = now
-    pause = doc["hand"].get("svara")
+    pause = hand_doc(doc).get("svara")
     if pause is not None:
         # The tied hands stay up until the pause ends; then the replay's first turn is timed.
         doc["timer"] = {"kind": "svara", "at": pause["until"]}
@@ -369,7 +382,7 @@ def _draw_time_bank(doc: Doc, pos: int, *, now: float) -> bool:
 
 
 def _time_the_turn(doc: Doc, hand: Hand, *, now: float) -> None:
-    seat = doc["seats"][doc["hand"]["positions"][hand.to_act]]
+    seat = seat_at(doc, hand_doc(doc)["positions"][_to_act(hand)])
     if seat.get("bot"):
         # The computer answers through the same clock as a person, after a human-like pause.
         doc["timer"] = {"kind": "bot", "at": now + bot_pause(hand)}
@@ -382,10 +395,10 @@ def _time_the_turn(doc: Doc, hand: Hand, *, now: float) -> None:
 def _pause_for_svara(doc: Doc, hand: Hand, *, now: float) -> None:
     """A svara's replay was just dealt: for SVARA_PAUSE everyone sees the tied showdown (the hands
     shown at it, with their points) instead of the new deal, and nobody acts."""
-    positions = doc["hand"]["positions"]
+    positions = hand_doc(doc)["positions"]
     showdown = hand.showdowns[-1]  # the tie: the replay's own showdown has not come
     best = max(points for points, _cards in showdown.values())
-    doc["hand"]["svara"] = {
+    hand_doc(doc)["svara"] = {
         "until": now + SVARA_PAUSE,
         "shown": {str(positions[int(s)]): [p, list(cards)] for s, (p, cards) in showdown.items()},
         "tied": [positions[int(s)] for s, (p, _c) in showdown.items() if p == best],
@@ -398,7 +411,7 @@ def end_svara_pause(doc: Doc, *, now: float) -> Doc:
     doc = copy_doc(doc)
     if not doc["hand"] or "svara" not in doc["hand"]:
         return doc
-    del doc["hand"]["svara"]
+    del hand_doc(doc)["svara"]
     hand = hand_of(doc)
     assert hand is not None
     if hand.to_act is not None:
@@ -407,12 +420,13 @@ def end_svara_pause(doc: Doc, *, now: float) -> Doc:
 
 
 def in_svara_pause(doc: Doc) -> bool:
-    return bool(doc["hand"]) and "svara" in doc["hand"]
+    hand = doc["hand"]
+    return hand is not None and "svara" in hand
 
 
 def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
     """Tell the table when a tie opens a svara and when its replay is dealt."""
-    positions = doc["hand"]["positions"]
+    positions = hand_doc(doc)["positions"]
     if hand.svaras > before.get("svaras", 0) and before.get("phase") != JOIN:
         # Nobody could join: the replay was dealt at once, with no join window to announce the tie.
         showdown = hand.showdowns[-1]
@@ -421,12 +435,12 @@ def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
         add_line(
             doc,
             gettext_noop("Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed"),
-            names=[doc["seats"][p]["name"] for p in tied if doc["seats"][p]],
+            names=[seat_at(doc, p)["name"] for p in tied if doc["seats"][p]],
             points=best,
             pot=hand.pot,
         )
     if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
-        names = [doc["seats"][positions[s]]["name"] for s in hand.tied if doc["seats"][positions[s]]]
+        names = [seat_at(doc, positions[s])["name"] for s in hand.tied if doc["seats"][positions[s]]]
         add_line(
             doc,
             gettext_noop(
@@ -461,23 +475,35 @@ def apply_bot_move(doc: Doc, *, now: float) -> Doc:
     hand = hand_of(doc)
     if hand is None or hand.to_act is None:
         return doc
-    pos = doc["hand"]["positions"][hand.to_act]
+    pos = hand_doc(doc)["positions"][hand.to_act]
     seat = doc["seats"][pos]
     if not seat or not seat.get("bot"):
         return doc
     # Seeded by the hand and the move number: the same decision if the write is retried, and
     # nothing the bot may not see goes into it.
-    rng = random.Random(f"{doc['hand']['number']}:{len(hand.actions)}:{seat['user_id']}")
+    rng = random.Random(f"{hand_doc(doc)['number']}:{len(hand.actions)}:{seat['user_id']}")
     verb, amount = decide(bot_view(hand, hand.to_act), level=seat["bot"], rng=rng)
     return apply_move(doc, user_id=seat["user_id"], verb=verb, amount=amount, now=now, action_id=None)
 
 
+def _to_act(hand: Hand) -> int:
+    """The seat (in the engine's order) whose turn it is, for code that knows it is someone's."""
+    if hand.to_act is None:
+        raise LookupError("nobody is to act")
+    return hand.to_act
+
+
 def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
-    info = doc["hand"]
+    info = hand_doc(doc)
+    if hand.winner is None:
+        raise LookupError("a finished hand without a winner")
+    won_by = hand.winner
     positions = info["positions"]
-    winner_pos = positions[hand.winner]
+    winner_pos = positions[won_by]
     shown = {str(positions[s]): p for s, p in hand.points.items()}
-    doc["ended"] = {**info, "state": hand.to_json()}
+    ended = info.copy()
+    ended["state"] = hand.to_json()
+    doc["ended"] = ended
     doc["hand"] = None
     doc["last"] = {
         "number": info["number"],
@@ -485,7 +511,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "seed_hash": info["seed_hash"],
         "client_seeds": info["client_seeds"],
         "winner": winner_pos,
-        "winner_name": hand.names[hand.winner],
+        "winner_name": hand.names[won_by],
         "pot": hand.pot,
         "points": shown,
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
@@ -493,7 +519,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         "dealt": {str(positions[s]): list(cards) for s, cards in enumerate(hand.cards) if cards},
         "folded": [positions[s] for s, still_in in enumerate(hand.in_hand) if not still_in],
     }
-    winner = hand.names[hand.winner]  # the seat may be empty by now: its player left mid-hand
+    winner = hand.names[won_by]  # the seat may be empty by now: its player left mid-hand
     add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=winner, pot=hand.pot)
     # Settle in the database right away (the service does); the timer is the safety net.
     doc["timer"] = {"kind": "settle", "at": now + showdown_pause()}
@@ -509,7 +535,7 @@ def ended_chips(doc: Doc) -> dict[int, int]:
     return {
         pos: hand.chips[index]
         for index, pos in enumerate(ended["positions"])
-        if doc["seats"][pos] and doc["seats"][pos]["user_id"] == ended["players"][index]
+        if doc["seats"][pos] and seat_at(doc, pos)["user_id"] == ended["players"][index]
     }
 
 
@@ -519,7 +545,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     if not doc["ended"]:
         return doc
     for pos, count in ended_chips(doc).items():
-        doc["seats"][pos]["chips"] = count
+        seat_at(doc, pos)["chips"] = count
     for pos, seat in enumerate(doc["seats"]):
         if seat and seat["user_id"] in left:
             doc["seats"][pos] = None
@@ -543,9 +569,9 @@ def _sit_out_broke_players(doc: Doc) -> None:
 
 def add_seat(doc: Doc, *, position: int, entry: dict, now: float) -> Doc:
     doc = copy_doc(doc)
-    if doc["seats"][position] is not None and doc["seats"][position]["user_id"] != entry["user_id"]:
+    if doc["seats"][position] is not None and seat_at(doc, position)["user_id"] != entry["user_id"]:
         raise Refused(_("that seat is taken"), code="seat_taken")
-    doc["seats"][position] = dict(entry)
+    doc["seats"][position] = cast("SeatDoc", dict(entry))
     add_line(doc, gettext_noop("%(name)s sits down with %(chips)s"), name=entry["name"], chips=entry["chips"])
     schedule_start(doc, now=now)
     return doc
@@ -556,7 +582,7 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
     pos = position_of(doc, user_id)
     if pos is None:
         return doc
-    add_line(doc, gettext_noop("%(name)s leaves the table"), name=doc["seats"][pos]["name"])
+    add_line(doc, gettext_noop("%(name)s leaves the table"), name=seat_at(doc, pos)["name"])
     doc["seats"][pos] = None
     schedule_start(doc, now=now)
     return doc
@@ -566,12 +592,12 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     """Leaving mid-hand folds that hand at once, whoever's turn it is (RULES.md §5): the others
     never call into the pot of someone who has gone. The seat is freed when the hand is settled."""
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
-    seat = doc["seats"][pos]
+    seat = seat_at(doc, pos)
     seat["leaving"] = True
     add_line(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
     hand = hand_of(doc)
-    if hand is not None and pos in doc["hand"]["positions"]:
-        index = doc["hand"]["positions"].index(pos)
+    if hand is not None and pos in hand_doc(doc)["positions"]:
+        index = hand_doc(doc)["positions"].index(pos)
         if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
             _note_move(doc, pos, verb="fold", amount=None)
             hand.act(index, LEAVE)
@@ -582,7 +608,7 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
 
 def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
-    seat = doc["seats"][pos]
+    seat = seat_at(doc, pos)
     seat["chips"] = chips
     if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
@@ -593,7 +619,7 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
 
 def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) -> Doc:
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
-    seat = doc["seats"][pos]
+    seat = seat_at(doc, pos)
     need = chips_to_be_dealt_in(doc["table"]["stake"])
     if not sitting_out and seat["chips"] < need:
         raise Refused(
@@ -613,7 +639,7 @@ def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) ->
 
 def set_client_seed(doc: Doc, *, user_id: int, client_seed: str) -> Doc:
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
-    doc["seats"][pos]["client_seed"] = client_seed
+    seat_at(doc, pos)["client_seed"] = client_seed
     return doc
 
 
@@ -626,7 +652,7 @@ def cancel_hand(doc: Doc, *, notice: dict[str, Any] | str, now: float) -> Doc:
         add_line(
             doc,
             gettext_noop("Hand %(number)s cancelled: %(notice)s"),
-            number=doc["hand"]["number"],
+            number=hand_doc(doc)["number"],
             notice=notice,
         )
     doc["hand"] = None

@@ -175,3 +175,16 @@ def test_the_deals_and_the_results_pauses_are_three_and_four_seconds_unless_the_
     t.schedule_start(doc, now=10.0)
     assert doc["timer"] == {"kind": "start", "at": 10.5}
     assert t.showdown_pause() == 0.25
+
+
+def test_a_seat_or_hand_read_where_there_is_none_says_so() -> None:
+    from games.live.document import hand_doc, seat_at
+
+    doc = _two_ready_players()
+    assert seat_at(doc, 0)["name"] == "ann"
+    doc["seats"][1] = None
+    with pytest.raises(LookupError, match="nobody sits at seat 1"):
+        seat_at(doc, 1)
+    with pytest.raises(LookupError, match="no hand in play"):
+        hand_doc(doc)
+    assert hand_doc(_doc_in_play())["number"] == 1
