@@ -116,6 +116,19 @@ def check_not_done(token: str | None) -> None:
         raise already_done(action)
 
 
+def check_staff_form(
+    *, staff_user: Any, kind: str, reason: Any, token: Any, missing_reason: str
+) -> tuple[User, str, str | None]:
+    """What every staff action checks before it acts, in this order: the right, the reason
+    (``missing_reason`` when there is none) and the form's token, not acted on yet. A LedgerError
+    names the first that fails; the callers turn it into their own refusal."""
+    staff_user = check_right(staff_user=staff_user, kind=kind)
+    reason = check_reason(reason, message=missing_reason)
+    token = check_token(token)
+    check_not_done(token)
+    return staff_user, reason, token
+
+
 def record_staff_action(
     *,
     staff_user: User,

@@ -18,13 +18,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import StaffAction, User
 from accounts.services import LedgerError
-from accounts.services.staff_log import (
-    check_not_done,
-    check_reason,
-    check_right,
-    check_token,
-    record_staff_action,
-)
+from accounts.services.staff_log import check_right, check_staff_form, record_staff_action
 from games.live import process, records, series, service
 from games.live import transitions as t
 from games.live.document import Doc, Refused, copy_doc, position_of
@@ -46,10 +40,9 @@ def _checked(
 ) -> tuple[str, str | None]:
     """The permission, the reason and the form's token, in that order; ``Refused`` if one fails."""
     try:
-        check_right(staff_user=staff_user, kind=kind)
-        reason = check_reason(reason, message=missing_reason)
-        token = check_token(token)
-        check_not_done(token)
+        _, reason, token = check_staff_form(
+            staff_user=staff_user, kind=kind, reason=reason, token=token, missing_reason=missing_reason
+        )
     except LedgerError as exc:
         raise Refused(str(exc)) from None
     return reason, token

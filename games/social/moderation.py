@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -21,18 +21,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import StaffAction, User
 from accounts.services.errors import LedgerError
-from accounts.services.staff_log import (
-    check_not_done,
-    check_reason,
-    check_right,
-    check_token,
-    record_staff_action,
-)
+from accounts.services.staff_log import check_staff_form, record_staff_action
 from games.live.service import group_name
 from games.models import ChatMessage, ChatMute, Report
 from games.social.refusals import Refused
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", ChatMessage, Report)
 
 Kind = StaffAction.Kind
 
@@ -45,13 +40,23 @@ CHAT_DELETED = "chat.deleted"
 def _checked(*, staff: Any, kind: str, reason: Any, token: Any, missing: str) -> tuple[User, str, str | None]:
     """The right, the reason and the form's token, in that order; ``Refused`` if one fails."""
     try:
-        staff = check_right(staff_user=staff, kind=kind)
-        reason = check_reason(reason, message=missing)
-        token = check_token(token)
-        check_not_done(token)
+        return check_staff_form(
+            staff_user=staff, kind=kind, reason=reason, token=token, missing_reason=missing
+        )
     except LedgerError as exc:
         raise Refused(str(exc)) from None
-    return staff, reason, token
+
+
+def _locked(model: type[M], row: Any, *, missing: str) -> M:
+    """``row`` (an instance or its id), read again under a row lock; ``Refused`` when it is gone.
+    Inside the caller's transaction, so two staff acting on it at once act one after the other."""
+    pk = row.pk if isinstance(row, model) else row
+    found = None
+    if isinstance(pk, int) and not isinstance(pk, bool):
+        found = model._default_manager.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise Refused(missing)
+    return found
 
 
 def _record(**fields: Any) -> StaffAction:
@@ -87,13 +92,8 @@ def delete_chat_message(*, message: Any, staff: Any, reason: Any, token: Any = N
         token=token,
         missing=_("A reason is required to delete a message."),
     )
-    message_id = message.pk if isinstance(message, ChatMessage) else message
-    if not isinstance(message_id, int) or isinstance(message_id, bool):
-        raise Refused(_("There is no such message; nothing was changed."))
     with transaction.atomic():
-        found = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
-        if found is None:
-            raise Refused(_("There is no such message; nothing was changed."))
+        found = _locked(ChatMessage, message, missing=_("There is no such message; nothing was changed."))
         if found.deleted_at is not None:
             raise Refused(_("This message was deleted already; nothing was changed."))
         found.deleted_at = timezone.now()
@@ -171,13 +171,8 @@ def close_report(*, report: Any, staff: Any, outcome: Any, token: Any = None) ->
         token=token,
         missing=_("Say what was done about the report (its outcome) to close it."),
     )
-    report_id = report.pk if isinstance(report, Report) else report
-    if not isinstance(report_id, int) or isinstance(report_id, bool):
-        raise Refused(_("There is no such report; nothing was changed."))
     with transaction.atomic():
-        found = Report.objects.select_for_update().filter(pk=report_id).first()
-        if found is None:
-            raise Refused(_("There is no such report; nothing was changed."))
+        found = _locked(Report, report, missing=_("There is no such report; nothing was changed."))
         if found.status != Report.Status.OPEN:
             raise Refused(_("This report was dealt with already; nothing was changed."))
         found.status = Report.Status.CLOSED
