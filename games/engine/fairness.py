@@ -372,7 +372,8 @@ def verify_hand(
     """Check a stored hand (HAND_FORMAT.md, "Stored hands"); return the problems, [] when it holds.
 
     The revealed seed must hash to ``server_seed_hash``, and ``decks[k]`` must be a prefix (unused
-    cards may be left out) of ``shuffled_deck(..., nonce=nonce, deal=k)``. Cards may be ints or
+    cards may be left out) of ``shuffled_deck(..., nonce=nonce, deal=k)``; ``decks`` is empty for
+    a hand that ended before its deal. Cards may be ints or
     card text (``10H``). Never raises for bad input: a public check page reports it instead.
     """
     problems: list[str] = []
@@ -389,8 +390,11 @@ def verify_hand(
         _message_prefix(client_seeds, nonce, 0)
     except ValueError as exc:
         return [*problems, str(exc)]
-    if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence) or not decks:
-        return [*problems, "the hand has no decks to check"]
+    if isinstance(decks, (str, bytes)) or not isinstance(decks, Sequence):
+        return [*problems, "the hand's decks are not a list of decks"]
+    # No decks: a hand that ended before its deal (HAND_FORMAT.md), which dealt nothing to compare.
+    # Whether it really ended there is for its replay to say (verify.check_hand runs it): a file
+    # stripped of a deck it dealt does not replay.
 
     for index, stored in enumerate(decks):
         name = _deck_name(index)

@@ -68,8 +68,10 @@ def load_hand_file(data: object) -> HandFile:
     if dealer_name not in names:
         raise HandFileError(f"unknown player as dealer: {dealer_name!r}")
     decks_raw = data.get("decks")
-    if not isinstance(decks_raw, list) or not decks_raw:
-        raise HandFileError("decks must be a list holding at least one deck")
+    # [] is a hand that ended before its deal (everyone but one left): replay refuses it for a
+    # hand that is dealt, so an empty list cannot stand in for a deck that was dealt.
+    if not isinstance(decks_raw, list):
+        raise HandFileError("decks must be a list of decks ([] for a hand that ended before the deal)")
     decks: list[list[int]] = []
     for k, deck in enumerate(decks_raw):
         if not isinstance(deck, list):
@@ -117,6 +119,7 @@ def replay(data: object) -> dict[str, Any]:
     """Play a decoded hand file back and return the result object of HAND_FORMAT.md."""
     hand_file = load_hand_file(data)
     hand = start_hand(hand_file)
+    _check_dealt(hand, at="at the start")
     refused: list[dict[str, Any]] = []
     for index, action in enumerate(hand_file.actions):
         seat, verb = action[0], action[1]
@@ -129,12 +132,20 @@ def replay(data: object) -> dict[str, Any]:
             hand.act(seat, verb, amount)
         except DeckError as exc:
             raise HandFileError(str(exc)) from None
-        if hand.phase == AWAITING_DECK:
-            # A file holds every deck it deals (HAND_FORMAT.md): one missing is a deck too short.
-            raise HandFileError(
-                f"action {index}: no deck for svara replay {hand.svaras + 1}: decks has {len(hand.decks)}"
-            )
+        _check_dealt(hand, at=f"action {index}")
     return hand_result(hand, refused=refused)
+
+
+def _check_dealt(hand: Hand, *, at: str) -> None:
+    """A file holds every deck it deals (HAND_FORMAT.md): a hand waiting for one is a file short of
+    a deck, refused like a deck too short. The deck it waits for is the next one, ``decks[len]``."""
+    if hand.phase != AWAITING_DECK:
+        return
+    if not hand.decks:
+        raise HandFileError(
+            f"{at}: no deck for the deal: decks is empty, which only a hand that ended before the deal has"
+        )
+    raise HandFileError(f"{at}: no deck for svara replay {len(hand.decks)}: decks has {len(hand.decks)}")
 
 
 def hand_result(hand: Hand, *, refused: list[dict[str, Any]]) -> dict[str, Any]:

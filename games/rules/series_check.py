@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from games.engine.chain import GENESIS
+from games.engine.chain import GENESIS, check_chain
 from games.engine.verify import SERIES_FORMAT, check_hand, check_series
 from games.live import series as seed_series
 from games.models import PlayedHand, SeedSeries, Table
@@ -61,6 +61,39 @@ def _first_prev(series: SeedSeries, first: PlayedHand | None) -> str | None:
         .first()
     )
     return before or GENESIS
+
+
+@dataclass
+class ChainPlace:
+    """Where a settled hand sits in its table's chain: the hand before it (None: the first of the
+    chain) and the hash it links to, its own link hash, and the problems found ([]: it holds)."""
+
+    before: int | None
+    prev_hash: str
+    chain_hash: str
+    problems: list[str]
+
+
+def chain_place(hand: PlayedHand) -> ChainPlace:
+    """The hand's place in its table's chain, checked: its record links to the hand before it (or
+    to the start of the chain), and hashes to the link hash the hand after it links to."""
+    before = (
+        PlayedHand.objects.filter(
+            table_id=hand.table_id, status=PlayedHand.Status.FINISHED, number__lt=hand.number
+        )
+        .exclude(chain_hash="")
+        .order_by("-number")
+        .values_list("number", "chain_hash")
+        .first()
+    )
+    record = hand.record if isinstance(hand.record, dict) else {}
+    prev = record.get("prev_hash")
+    return ChainPlace(
+        before=before[0] if before else None,
+        prev_hash=prev if isinstance(prev, str) else "",
+        chain_hash=hand.chain_hash,
+        problems=check_chain([record], first_prev=before[1] if before else GENESIS, head=hand.chain_hash),
+    )
 
 
 def series_file(series: SeedSeries) -> dict[str, Any]:

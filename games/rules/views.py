@@ -29,6 +29,7 @@ from games.engine.fairness import (
     verify_hand,
 )
 from games.engine.scoring import WILD_VALUE
+from games.engine.verify import check_hand
 from games.history import service as history
 from games.live import records
 from games.models import PlayedHand, Table
@@ -254,11 +255,14 @@ def find_played_hand(ref: str) -> PlayedHand | None:
 @dataclass
 class HandCheck:
     hand: PlayedHand
-    state: str  # "in_play", "sealed" (its seed series still runs), "no_record", "checked"
+    # "in_play", "sealed" (its seed series still runs), "no_record" (cancelled before its deal),
+    # "no_deal" (settled before its deal: everyone else left), "checked"
+    state: str
     problems: list[str] = field(default_factory=list)
     comparisons: list[rc.DeckComparison] = field(default_factory=list)
     record: dict[str, Any] = field(default_factory=dict)
     recompute_link: str = ""
+    chain: sc.ChainPlace | None = None
 
 
 def check_played_hand(hand: PlayedHand) -> HandCheck:
@@ -269,6 +273,8 @@ def check_played_hand(hand: PlayedHand) -> HandCheck:
         # Its series still deals: the seed would give away its folded cards and every later hand's.
         return HandCheck(hand=hand, state="sealed")
     record = hand.record if isinstance(hand.record, dict) else {}
+    if hand.status == PlayedHand.Status.FINISHED and record.get("decks") == []:
+        return _check_undealt(hand, record)
     if not record.get("decks"):
         # A hand cancelled before its deal was stored: only the commitment can be checked.
         check = HandCheck(hand=hand, state="no_record")
@@ -298,6 +304,16 @@ def check_played_hand(hand: PlayedHand) -> HandCheck:
         check.recompute_link = _deck_link(
             seed=seed, client_seeds=client_seeds, nonce=nonce, hash_=hand.server_seed_hash
         )
+    return check
+
+
+def _check_undealt(hand: PlayedHand, record: dict[str, Any]) -> HandCheck:
+    """A hand settled before its deal (everyone else left, RULES.md §5) dealt no deck: what it
+    proves is its seed against the hash shown, its moves played back to its stored result (which
+    also says it really ended before the deal), and its place in the table's chain."""
+    check = HandCheck(hand=hand, state="no_deal", record=record, chain=sc.chain_place(hand))
+    check.problems = check_hand(record, server_seed=hand.server_seed, server_seed_hash=hand.server_seed_hash)
+    check.problems += check.chain.problems
     return check
 
 

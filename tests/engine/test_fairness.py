@@ -594,7 +594,11 @@ def test_prefixes_are_compared_and_checked_for_length() -> None:
     assert verify_hand(**stored_hand(decks=[[*whole, "7C"]])) == [
         "deck 1 (the first deal) has 33 cards; the deck has only 32"
     ]
-    assert verify_hand(**stored_hand(decks=[])) == ["the hand has no decks to check"]
+    # A hand that ended before its deal dealt no deck: only the seed is checked (its replay says
+    # whether it really ended there: tests/engine/test_verify.py).
+    assert verify_hand(**stored_hand(decks=[])) == []
+    assert verify_hand(**stored_hand(decks=[], server_seed_hash="0" * 64))[0].startswith("SHA-256")
+    assert verify_hand(**stored_hand(decks="7C 8C")) == ["the hand's decks are not a list of decks"]
 
 
 def test_bad_stored_values_are_reported_not_raised() -> None:

@@ -159,7 +159,8 @@ def test_amounts_must_be_json_integers_and_extra_amounts_are_refused():
         (lambda d: d.update(dealer="dan"), "unknown player"),
         (lambda d: [d["players"][1].update(chips=5), d["players"][2].update(chips=19)], "fewer than two"),
         (lambda d: d["players"][1].update(name="ann"), "same name"),
-        (lambda d: d.update(decks=[]), "at least one deck"),
+        (lambda d: d.update(decks=[]), "action 1: no deck for the deal: decks is empty"),
+        (lambda d: d.update(decks=None), "decks must be a list of decks"),
         (lambda d: d["actions"].append("bob fold"), "action 6"),
         (lambda d: d.update(format="svara-hand/9"), "unknown format"),
         # RULES.md: 2 to 6 seats, cards in capitals (the symbols and T are accepted: see below).

@@ -143,3 +143,46 @@ def test_any_value_put_into_a_series_file_is_answered_and_a_change_is_found(hand
     code, out = _answers(json.dumps(changed).encode())
     if value != GOOD["hands"][hand][key]:
         assert code == 1 and f"hand 7-{hand + 1}".encode() in out
+
+
+def left_before_the_deal(number: int) -> dict:
+    """Hand ``number`` of the series whose dark round ended because two of its three players left."""
+    from games.engine.fairness import seed_hash
+    from games.engine.hand import Hand
+    from games.engine.handfile import hand_file_of, hand_result
+
+    client_seeds = [f"c{number}-{name}" for name in ("ann", "bob", "cat")]
+    hand = Hand.start(
+        stake=10,
+        names=["ann", "bob", "cat"],
+        chips=[500, 500, 500],
+        dealer=0,
+        seeds={"server_seed": SEED, "client_seeds": client_seeds, "nonce": number},
+    )
+    hand.act(2, "leave")
+    hand.act(1, "leave")
+    assert hand.finished and not hand.decks
+    return {
+        **hand_file_of(hand),
+        "hand_id": f"7-{number}",
+        "server_seed_hash": seed_hash(SEED),
+        "server_seed": SEED,
+        "client_seeds": client_seeds,
+        "nonce": number,
+        "result": hand_result(hand, refused=[]),
+    }
+
+
+def test_a_hand_ended_by_leaves_before_the_deal_checks_out_and_a_stripped_deck_does_not():
+    from tests.engine.seriesfiles import chained
+
+    record = left_before_the_deal(5)
+    assert record["decks"] == [] and [a[1] for a in record["actions"]] == ["leave", "leave"]
+    assert check_hand(record) == []
+    hands, head = chained([*(copy.deepcopy(h) for h in GOOD["hands"]), record], first_prev=GOOD["first_prev"])
+    assert check_series({**GOOD, "hands": hands, "last_hash": head}) == []
+    # A dealt hand whose decks are taken out does not pass for one that ended before its deal.
+    stripped = {**GOOD["hands"][0], "decks": []}
+    assert any(
+        "cannot be replayed: action" in p and "no deck for the deal" in p for p in check_hand(stripped)
+    )
