@@ -32,6 +32,7 @@ from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
 from games.tables.ui import chat as chat_ui
 from games.tables.ui.announce import announcement
+from games.tables.ui.frames import within_limit
 from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
@@ -110,8 +111,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.accept()
         await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
-        # The chat as it is now, in the same frame as the table (a reconnecting page missed the
-        # lines said while it was away).
+        # The chat as it is now, after the table (a reconnecting page missed the lines said while
+        # it was away): in the same frame when both fit, else in frames of its own (``send``).
         await self.send_table(extra=await self.chat_lines_frame())
 
     async def disconnect(self, code: int) -> None:
@@ -126,8 +127,15 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
-        if not self.closed:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        if self.closed:
+            return
+        if text_data is None:
+            await super().send(bytes_data=bytes_data, close=close)
+            return
+        # Every frame within the socket's limit: Daphne would close the socket (1011) on one over it.
+        frames = within_limit(text_data)
+        for index, frame in enumerate(frames, start=1):
+            await super().send(text_data=frame, close=close if index == len(frames) else False)
 
     # ------------------------------------------------------------ in
 

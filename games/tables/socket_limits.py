@@ -17,6 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MAX_MESSAGE = 4096  # characters of one message a consumer reads; a form is a few hundred
+# Daphne's --websocket-max-message-size (the Makefile's WS_MAX_MESSAGE, the deploy kit): its
+# WebSocket library (autobahn) refuses a message over it both ways, so it is also the most one
+# frame the server sends may hold, in UTF-8 bytes (games/tables/ui/frames.py keeps them under it).
+SERVER_FRAME_BYTES = 16384
 POLICY_VIOLATION = 4008  # a client that broke the socket's rules (1008 in RFC 6455's own range)
 MAX_COMMANDS_IN_FLIGHT = 8  # a table socket's commands queued or running: a page waits for answers
 
