@@ -203,27 +203,6 @@ class LedgerEntry(models.Model):
         return f"{self.account.key} {self.amount:+d}"
 
 
-class HandCounts(models.Model):
-    """A player's hands played and won and the biggest pot they won, from their hand settlements.
-
-    Kept by each settlement in its own transaction (accounts.services.hand_counts), so the profile
-    reads one row instead of every entry of the player's seats.
-    """
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="hand_counts"
-    )
-    played = models.PositiveIntegerField(default=0)
-    won = models.PositiveIntegerField(default=0)
-    biggest_pot = models.BigIntegerField(default=0)
-
-    class Meta:
-        verbose_name_plural = "hand counts"
-
-    def __str__(self) -> str:
-        return f"{self.user_id}: {self.won}/{self.played}"
-
-
 class StaffAction(models.Model):
     """The room's one audit log: each thing a staff member did, who, when, on whom and why.
 

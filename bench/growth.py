@@ -225,10 +225,8 @@ def _fill_hands(room: Room, target: int, heavy_share: float) -> None:
 
 
 def _settle_balances() -> None:
-    """Every balance set to the sum of its entries, and the profile's counters recounted."""
+    """Every balance set to the sum of its entries."""
     from django.db import connection
-
-    from accounts.services.hand_counts import recount_from_ledger
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -236,7 +234,6 @@ def _settle_balances() -> None:
             "(SELECT account_id, SUM(amount) AS total FROM accounts_ledgerentry GROUP BY account_id) s "
             "WHERE s.account_id = a.id"
         )
-    recount_from_ledger()
 
 
 def _fill_open_tables(room: Room, target: int) -> None:

@@ -11,6 +11,12 @@ class GamesConfig(AppConfig):
 
         user_banned.connect(on_user_banned, dispatch_uid="games.eject_banned_player")
 
+        from accounts.services.profile import provide_hand_stats
+        from games.players.service import profile_stats
+
+        # The profile's hands played and won and biggest pot: the player page's own figures.
+        provide_hand_stats(profile_stats)
+
         from django.db.models.signals import post_delete, post_save
 
         from games.models import ChatWord

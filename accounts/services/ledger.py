@@ -22,7 +22,6 @@ from django.utils.translation import gettext as _
 from accounts.models import LedgerAccount, LedgerTransaction, StaffAction, User
 from accounts.services.bans import ensure_not_banned
 from accounts.services.errors import InsufficientFunds, InvalidRequest, UnknownAccount
-from accounts.services.hand_counts import count_settled_hand
 from accounts.services.posting import (
     MAX_AMOUNT,
     check_amount,
@@ -162,11 +161,11 @@ def hand_settle(
             )
         return {by_user[user_id]: delta for user_id, delta in checked.items()}
 
-    # The chips and the counters in one transaction: the caller's (a hand's settlement, where a
-    # savepoint would cost two more statements) or, called on its own, one opened here.
+    # One transaction: the caller's (a hand's settlement, where a savepoint would cost two more
+    # statements) or, called on its own, one opened here.
     in_caller = transaction.get_connection().in_atomic_block
     with contextlib.nullcontext() if in_caller else transaction.atomic():
-        txn, created = post(
+        txn, _created = post(
             kind=Kind.HAND_SETTLE,
             idempotency_key=idempotency_key,
             # The memo is description, not content: a retry with a reworded memo is still a replay.
@@ -175,9 +174,6 @@ def hand_settle(
             legs_for=legs_for,
             memo=memo or f"hand at table {table_id}",
         )
-        if created:
-            # The profile's counters move with the chips, in the same transaction.
-            count_settled_hand(deltas=checked)
     return txn
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from accounts.models import HandCounts, LedgerEntry, User
+from accounts.models import LedgerEntry, User
 
 
 @dataclass(frozen=True)
@@ -71,15 +72,26 @@ def ledger_rows(*, user: User) -> QuerySet[LedgerEntry]:
     )
 
 
+# Where the figures come from. The room keeps one summary of each player's settled hands, the
+# standings (games.standings: the player page and the leaderboards read it too), and ``accounts``
+# may not import ``games`` (docs/architecture.md): the games app hands its reader in when it loads
+# (games.apps), as it connects to the ban signal. Without it (accounts alone) there are no hands.
+HandStatsSource = Callable[[User], HandStats]
+_hand_stats_source: HandStatsSource | None = None
+
+
+def provide_hand_stats(source: HandStatsSource | None) -> None:
+    """Set what ``hand_stats`` reads: the player's hands played and won and the biggest pot won."""
+    global _hand_stats_source
+    _hand_stats_source = source
+
+
 def hand_stats(*, user: User) -> HandStats:
-    """Hands played and won, and the biggest pot, as the settlements counted them (HandCounts):
-    a hand won is a settlement that paid the user's seat, the biggest pot the largest such payment.
-    One row read, however many hands the player has.
-    """
-    counts = HandCounts.objects.filter(user=user).first()
-    if counts is None:
+    """Hands played and won at real tables, and the biggest pot won (the whole pot the player took,
+    RULES.md §4), as the player page shows them: the one summary, read through its source."""
+    if _hand_stats_source is None:
         return HandStats(played=0, won=0, biggest_pot=0)
-    return HandStats(played=counts.played, won=counts.won, biggest_pot=counts.biggest_pot)
+    return _hand_stats_source(user)
 
 
 def set_stats_hidden(*, user: User, hidden: bool) -> None:

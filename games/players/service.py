@@ -15,6 +15,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
+from accounts.services.profile import HandStats
 from games.models import HandPlayer, PlayedHand, Standing
 from games.players.chart import Chart, chips_chart
 from games.standings.periods import ALL_TIME, Period, period_start
@@ -111,6 +112,13 @@ def figures_of(*, player: User) -> Figures:
     total = next((r for r in rows if r[0] == 0), (0, 0, 0, 0, 0))
     stakes = sorted(((r[0], r[1]) for r in rows if r[0] and r[1]), key=lambda s: (-s[1], s[0]))
     return Figures(hands=total[1], won=total[2], net=total[3], biggest_pot=total[4], stakes=stakes)
+
+
+def profile_stats(player: User) -> HandStats:
+    """The profile's hand figures (accounts.services.profile.hand_stats): the same row as the
+    player page's, so the two pages never disagree."""
+    figures = figures_of(player=player)
+    return HandStats(played=figures.hands, won=figures.won, biggest_pot=figures.biggest_pot)
 
 
 def chart_of(*, player: User, today: date) -> Chart:

@@ -201,7 +201,7 @@ def test_profile_shows_rows_paginated_newest_first(client, signed_in, staff):
         assert again.status_code == 200 and "gift number 24" in again.content.decode(), bad
 
 
-def test_profile_shows_hand_stats_from_settlements(client, signed_in, make_user):
+def test_profile_lists_hand_settlements_in_the_chip_history(client, signed_in, make_user):
     rival = make_user()
     grant_signup_bonus(user=rival)
     for user in (signed_in, rival):
@@ -209,10 +209,21 @@ def test_profile_shows_hand_stats_from_settlements(client, signed_in, make_user)
     for n, won in enumerate([120, -40, 300, -10]):
         hand_settle(table_id=3, deltas={signed_in.pk: won, rival.pk: -won}, idempotency_key=f"h{n}")
     page = client.get(reverse("profile")).content.decode()
-    assert '<dd id="hands-played">4</dd>' in page
-    assert '<dd id="hands-won">2</dd>' in page
-    assert '<dd id="biggest-pot">300</dd>' in page
     assert "table 3" in page
+    # Its hand figures are the player page's (games.standings): tests/players/test_one_summary.py.
+
+
+def test_without_a_source_of_hand_figures_the_profile_shows_no_hands(client, signed_in):
+    """``accounts`` alone (the games app hands in the standings' reader when it loads)."""
+    from accounts.services import profile
+
+    source = profile._hand_stats_source
+    profile.provide_hand_stats(None)
+    try:
+        page = client.get(reverse("profile")).content.decode()
+    finally:
+        profile.provide_hand_stats(source)
+    assert '<dd id="hands-played">0</dd>' in page and '<dd id="biggest-pot">0</dd>' in page
 
 
 # --- bans ---
