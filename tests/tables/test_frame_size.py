@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 from games.live import service
 from games.live.entries import LOG_KEPT, entry
 from games.live.views import build_view
-from games.social.chat import RECENT_LINES, recent_messages, send_chat
+from games.social.chat import RECENT_LINES, _flood_key, recent_messages, send_chat
 from games.tables.socket_limits import SERVER_FRAME_BYTES
 from games.tables.ui.chat import all_lines_frame
 from games.tables.ui.frames import within_limit
@@ -41,7 +41,9 @@ def nbytes(frame: str) -> int:
 
 def say(user, table_id: int, count: int, **what) -> None:
     for _ in range(count):
-        cache.clear()  # the flood limit is not what is tested here
+        # The flood limit is not what is tested here: its count goes (never cache.clear(): on
+        # Redis that empties the whole database, other runs' keys included).
+        cache.delete(_flood_key(user.pk, "flood"))
         send_chat(user=user, table_id=table_id, **what)
 
 
@@ -119,3 +121,60 @@ PIECE = re.compile(r"<(?:li|div) (?:id|class)=\"(?:chat-msg-\d+|seat pos-\d+)|<l
 def pieces(frames: list[str]) -> list[str]:
     """The seats, log lines and chat lines across the frames, in order."""
     return [m.group(0) for f in frames for m in PIECE.finditer(f)]
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.timeout(180)
+def test_through_daphne_with_the_deploy_kits_limit_a_table_that_talked_a_lot_opens(
+    redis_url, postgres_db, tmp_path
+):
+    """The real thing: Daphne as the deploy kit runs it (``--websocket-max-message-size``), on a
+    database of its own, and a ``websockets`` client. Before, its socket closed with 1011."""
+    import asyncio
+    import os
+    import uuid
+
+    import websockets
+
+    from bench import harness as procs
+    from deploy.local import DAPHNE_OPTIONS
+
+    prefix = f"svara:frames:{uuid.uuid4().hex}:"
+
+    def env_for(url: str) -> dict[str, str]:
+        return procs.server_env(database_url=url, redis_url=redis_url, prefix=prefix)
+
+    with procs.dedicated_database(os.environ["DATABASE_URL"], stem="svara_frames", env_for=env_for) as url:
+        env = env_for(url)
+        made = procs.django_call(env, "seed", players=["ann", "eve"], tables=[{}])
+        table, ann, eve = made["tables"][0], made["users"]["ann"], made["users"]["eve"]
+        said = procs.django_call(env, "chat", table=table, user=ann["id"], count=RECENT_LINES, text=LONG_LINE)
+        server = procs.Daphne.start(env=env, log=tmp_path / "daphne.log", options=DAPHNE_OPTIONS)
+
+        async def open_table(cookie: str) -> tuple[list[str], int | None]:
+            frames: list[str] = []
+            async with websockets.connect(
+                f"{server.ws_base}/ws/table/{table}/",
+                origin=server.origin,  # type: ignore[arg-type]
+                additional_headers={"Cookie": cookie},
+                proxy=None,
+                open_timeout=10,
+            ) as ws:
+                try:
+                    while True:
+                        message = await asyncio.wait_for(ws.recv(), 2)
+                        frames.append(message if isinstance(message, str) else message.decode())
+                except TimeoutError:
+                    return frames, None
+                except websockets.ConnectionClosed as exc:
+                    return frames, exc.rcvd.code if exc.rcvd else None
+
+        try:
+            for who in (ann, eve):  # the one who talked, and a spectator
+                frames, closed = asyncio.run(open_table(who["cookie"]))
+                assert closed is None, f"closed with {closed}: {server.tail()}"
+                assert max(nbytes(f) for f in frames) <= SERVER_FRAME_BYTES
+                assert [int(m) for f in frames for m in CHAT_ID.findall(f)] == said["ids"]
+        finally:
+            server.stop()
