@@ -19,6 +19,7 @@ from games.lobby.renders import SharedRenders, now
 from games.tables import socket_limits
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
+from games.tables.ui.frames import within_limit
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,10 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def send_tables(self) -> None:
         html = await shared_renders.get((self.stake, self.page, self.language), begun_after=self.changed_at)
-        await self.send(text_data=html)
+        # A page of 30 full tables is about 28 KB, past the socket's limit (Daphne would close it
+        # with 1011): cut between its rows (games/tables/ui/frames.py).
+        for frame in within_limit(html):
+            await self.send(text_data=frame)
 
 
 # The largest page number a socket keeps; the list clamps it to its last page anyway.

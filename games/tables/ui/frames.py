@@ -25,8 +25,8 @@ from games.tables.socket_limits import SERVER_FRAME_BYTES
 
 logger = logging.getLogger(__name__)
 
-# The lists a region may be cut in (their children are seats, log lines, chat lines).
-SPLITTABLE = frozenset({"table-seats", "table-log-lines", "chat-lines"})
+# The lists a region may be cut in (their children are seats, log lines, chat lines, the lobby's rows).
+SPLITTABLE = frozenset({"table-seats", "table-log-lines", "chat-lines", "lobby-rows"})
 STAMP_ID = "table-version"
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -155,14 +155,15 @@ def _region_pieces(html: str, region: _Element, budget: int) -> list[str]:
     if box is None or not box.children:
         return [whole]
     head = html[region.start : box.children[0].start]
-    tail = html[box.children[-1].end : region.end]
+    tail = html[box.close_start : region.end]
     more_head = f'<{box.tag} id="{box.id}" hx-swap-oob="beforeend">'
     more_tail = f"</{box.tag}>"
     pieces: list[str] = []
     group: list[str] = []
     size = 0
-    for child in box.children:
-        text = html[child.start : child.end]
+    ends = [child.start for child in box.children[1:]] + [box.close_start]
+    for child, end in zip(box.children, ends, strict=True):
+        text = html[child.start : end]  # with the white space after it, as the page had it
         cost = _nbytes(text)
         wrap = _nbytes(head + tail) if not pieces else _nbytes(more_head + more_tail)
         if group and size + cost + wrap > budget:
