@@ -501,11 +501,16 @@ class Hand:
         in the pot; if one hand is left, it wins."""
         self.left.append(seat)  # never asked to join a svara of this hand
         if self.phase == JOIN:
-            for waiting in (self.join_queue, self.tied, self.joined):
+            # A joiner who leaves stays in ``joined``: the fee they paid is theirs if the svara is
+            # called off; ``_replay`` deals only to those who are still here.
+            was_tied = seat in self.tied
+            for waiting in (self.join_queue, self.tied):
                 if seat in waiting:
                     waiting.remove(seat)
             self.in_hand[seat] = False
-            if seat == self.to_act:
+            if was_tied and not self.tied:
+                self._call_off()  # every tied player has gone: nobody is left to play for the pot
+            elif seat == self.to_act:
                 self._next_join()  # the leaver's answer: not joining
             return
         if self.phase == BETTING and seat == self.to_act:
@@ -647,8 +652,29 @@ class Hand:
             return
         self._replay()
 
+    def _call_off(self) -> None:
+        """Every tied player left before the replay (RULES.md §5): the join fees go back, and the
+        pot is split among the tied players, a remainder chip at a time clockwise from the dealer's
+        left (the showdown's own order). No winner; the hand ends here, whoever was still to answer."""
+        fee = self.join_fee
+        for seat in self.joined:
+            self.chips[seat] += fee
+            self.pot -= fee
+        showdown = self.showdowns[-1]  # the tie: its hands in order from the dealer's left
+        best = max(points for points, _cards in showdown.values())
+        tied = [int(s) for s, (points, _cards) in showdown.items() if points == best]
+        share, odd = divmod(self.pot, len(tied))
+        for k, seat in enumerate(tied):
+            self.chips[seat] += share + (k < odd)
+        self.join_queue, self.joined, self.join_fee = [], [], 0
+        self._cap_memo = None
+        self.winner = None
+        self.phase = FINISHED
+        self.to_act = None
+
     def _replay(self) -> None:
-        players = set(self.tied) | set(self.joined)
+        left = self.left
+        players = set(self.tied) | {s for s in self.joined if s not in left}
         if len(players) == 1:  # the others left: nobody to replay against
             self.in_hand = [s in players for s in range(len(self.names))]
             self.tied, self.joined, self.join_fee = [], [], 0

@@ -93,8 +93,8 @@ class LastHand(TypedDict):
     seed_hash: str
     server_seed: NotRequired[str]  # only in documents written before seed series: never shown now
     client_seeds: list[str]
-    winner: int
-    winner_name: NotRequired[str]  # missing in documents written before it was kept
+    winner: int | None  # None: a svara called off (every tied player left, RULES.md §5)
+    winner_name: NotRequired[str | None]  # missing in documents written before it was kept
     pot: int
     points: dict[str, int]  # position -> points shown
     cards: dict[str, list[int]]  # position -> cards shown
@@ -102,6 +102,9 @@ class LastHand(TypedDict):
     # own (views.py), to show it at the result. Missing in documents written before.
     dealt: NotRequired[dict[str, list[int]]]
     folded: NotRequired[list[int]]
+    # Position -> the user who played it in this hand: what a view shows as a seat's result is
+    # that player's only. Missing in documents written before (then no hand is shown as one's own).
+    players: NotRequired[dict[str, int]]
 
 
 class Timer(TypedDict):

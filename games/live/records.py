@@ -389,7 +389,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             "status": PlayedHand.Status.FINISHED,
             "ended_at": timezone.now(),
             "pot": hand.pot,
-            "winner_id": players[hand.winner],
+            "winner_id": players[hand.winner] if hand.winner is not None else None,  # None: called off
             "record": stored,
             "client_seeds": ended["client_seeds"],
             "server_seed": ended["server_seed"],

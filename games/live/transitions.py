@@ -495,11 +495,8 @@ def _to_act(hand: Hand) -> int:
 
 def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
     info = hand_doc(doc)
-    if hand.winner is None:
-        raise LookupError("a finished hand without a winner")
-    won_by = hand.winner
+    won_by = hand.winner  # None: a svara called off, its pot split among the tied (RULES.md §5)
     positions = info["positions"]
-    winner_pos = positions[won_by]
     shown = {str(positions[s]): p for s, p in hand.points.items()}
     ended = info.copy()
     ended["state"] = hand.to_json()
@@ -510,17 +507,29 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         # The seed hash, never the seed: it stays secret until the table's seed series ends.
         "seed_hash": info["seed_hash"],
         "client_seeds": info["client_seeds"],
-        "winner": winner_pos,
-        "winner_name": hand.names[won_by],
+        "winner": positions[won_by] if won_by is not None else None,
+        "winner_name": hand.names[won_by] if won_by is not None else None,
         "pot": hand.pot,
         "points": shown,
         "cards": {str(positions[s]): list(hand.cards[s]) for s in hand.points},
         # Every hand dealt, and who folded: each player's view takes only their own (views.py).
         "dealt": {str(positions[s]): list(cards) for s, cards in enumerate(hand.cards) if cards},
         "folded": [positions[s] for s, still_in in enumerate(hand.in_hand) if not still_in],
+        # Who played each position in this hand: the result belongs to them, not to whoever sits
+        # there next (a seat freed during the result pause can be taken before the next deal).
+        "players": {str(positions[s]): uid for s, uid in enumerate(info["players"])},
     }
-    winner = hand.names[won_by]  # the seat may be empty by now: its player left mid-hand
-    add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=winner, pot=hand.pot)
+    if won_by is None:
+        add_line(
+            doc,
+            gettext_noop(
+                "Every tied player has left: the svara is called off and the pot of %(pot)s is split"
+            ),
+            pot=hand.pot,
+        )
+    else:
+        # The seat may be empty by now: its player left mid-hand.
+        add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=hand.names[won_by], pot=hand.pot)
     # Settle in the database right away (the service does); the timer is the safety net.
     doc["timer"] = {"kind": "settle", "at": now + showdown_pause()}
 

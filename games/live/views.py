@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from games.engine.hand import BETTING, DARK, JOIN
 from games.engine.scoring import score_cards
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live.document import Doc, hand_of, position_of
+from games.live.document import Doc, LastHand, hand_of, position_of
 from games.live.entries import join_names, shown_name
 from games.live.transitions import JOIN_SECONDS, ended_chips
 
@@ -45,6 +45,10 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         player = by_pos.get(pos)
         cards = None
         points = None
+        # The last hand's result at this position is its player's: a newcomer in a seat freed
+        # since is shown none of it, above all not the cards the leaver held as their own.
+        result_here = hand is None and last is not None and _played_by(last, pos, seat["user_id"])
+        mine_here = result_here and last is not None and "players" in last and pos == my_pos
         if pause is not None:
             if str(pos) in pause["shown"]:
                 points, cards = pause["shown"][str(pos)]
@@ -52,9 +56,9 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
             cards, points = player["cards"], player["points"]
             if pos == my_pos and points is None:
                 points = engine["own_points"]
-        elif hand is None and last and str(pos) in last["cards"]:
+        elif result_here and last and str(pos) in last["cards"]:
             cards, points = last["cards"][str(pos)], last["points"][str(pos)]
-        elif hand is None and last and pos == my_pos and str(pos) in last.get("dealt", {}):
+        elif mine_here and last and str(pos) in last.get("dealt", {}):
             # Your own hand at the result, shown or not (folded, or won without a showdown).
             cards = last["dealt"][str(pos)]
             points = score_cards(cards)
@@ -77,7 +81,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "to_act": pos == to_act_pos and pause is None,
                 "sitting_out": seat["sitting_out"],
                 "leaving": seat["leaving"],
-                "won": hand is None and last is not None and last["winner"] == pos,
+                "won": result_here and last is not None and last["winner"] == pos,
                 # This round's last move: [verb] or [verb, amount] (games/live/transitions.py, _note_move).
                 "last_move": {"verb": move[0], "amount": move[1] if len(move) > 1 else None}
                 if move
@@ -85,7 +89,7 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "folded": (
                     (player is not None and player["has_cards"] and not player["in_hand"])
                     if hand is not None
-                    else bool(last and pos in last.get("folded", ()))
+                    else bool(result_here and last and pos in last.get("folded", ()))
                 ),
             }
         )
@@ -125,6 +129,13 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
     return view
 
 
+def _played_by(last: LastHand, pos: int, user_id: int) -> bool:
+    """Whether the last hand's player at ``pos`` is ``user_id``; a document written before the
+    players were kept says nothing, and is taken as yes (the view then shows no one's own hand)."""
+    players = last.get("players")
+    return players is None or players.get(str(pos)) == user_id
+
+
 def _actions(hand, legal) -> dict[str, Any]:
     stake = hand.stake
     actions: dict[str, Any] = {"verbs": list(legal.verbs), "phase": hand.phase}
@@ -157,8 +168,9 @@ def _pause_view(doc: Doc, pause: dict[str, Any]) -> dict[str, Any]:
 def _last_view(doc: Doc) -> dict[str, Any]:
     last = doc["last"]
     # The name as the hand ended: the winner may have left since, and the seat be empty or taken.
+    called_off = last["winner"] is None and "players" in last  # a svara called off (RULES.md §5)
     name = last.get("winner_name")
-    if name is None:  # a document written before the name was kept
+    if name is None and not called_off:  # a document written before the name was kept
         seat = doc["seats"][last["winner"]] if last["winner"] is not None else None
         name = seat["name"] if seat else "?"
     return {
@@ -166,7 +178,8 @@ def _last_view(doc: Doc) -> dict[str, Any]:
         "seed_hash": last["seed_hash"],
         "client_seeds": last["client_seeds"],
         "pot": last["pot"],
-        "winner_name": shown_name(name),
+        "winner_name": shown_name(name) if name is not None else None,
+        "called_off": called_off,
     }
 
 

@@ -152,3 +152,93 @@ def test_everyone_but_one_leaving_leaves_that_one_the_pot(hand: Hand) -> None:
     assert hand.phase == FINISHED and hand.winner == stays
     assert sum(hand.chips) == sum(hand.starting_chips)
     assert SEED  # the seeds made every deck
+
+
+# RULES.md §5: when every tied player has left before the replay is dealt, the svara is called
+# off at once: nobody more is asked, join fees go back, and the pot is split among the tied players.
+# Before this rule the engine dealt a replay to nobody and looped for ever looking for a player.
+
+
+def _svara_between_bob_and_cem(seeds: dict | None = None) -> Hand:
+    # bob and cem tie on 30 (three tens, three queens); ann folded and may join for 25.
+    hand = Hand.start(
+        stake=10,
+        names=["ann", "bob", "cem"],
+        chips=[500, 500, 500],
+        dealer=0,
+        dark_play=False,
+        decks=[_deck("10C QC 8D 10D QD 9H 10H QH 7S")],
+        seeds=seeds,
+    )
+    hand.act(1, "raise", 10)
+    hand.act(2, "call")
+    hand.act(0, "fold")
+    assert hand.phase == JOIN and hand.tied == [1, 2] and hand.to_act == 0 and hand.join_fee == 25
+    return hand
+
+
+def test_both_tied_players_leaving_calls_the_svara_off_and_splits_the_pot() -> None:
+    hand = _svara_between_bob_and_cem(seeds={"server_seed": SEED, "client_seeds": ["x"], "nonce": 0})
+    hand.act(1, "leave")
+    assert hand.phase == JOIN and hand.to_act == 0  # cem still plays for the pot
+    hand.act(2, "leave")
+    # Called off at once: ann, still asked, is asked no more.
+    assert hand.phase == FINISHED and hand.to_act is None and hand.winner is None
+    assert hand.chips == [490, 505, 505]  # the pot of 50 split 25 / 25
+    assert hand.svaras == 0 and sum(hand.chips) == 1500
+    with pytest.raises(IllegalAction):
+        hand.act(0, "skip")
+
+
+def test_a_called_off_svara_gives_the_join_fees_back() -> None:
+    hand = Hand.start(
+        stake=10,
+        names=["ann", "bob", "cem", "dan"],
+        chips=[500, 500, 500, 500],
+        dealer=0,
+        dark_play=False,
+        # dealt from bob: bob 10C 10D 10H and cem QC QD QH (30 each), dan 8D 9H 7S, ann AS KH JD (11)
+        decks=[_deck("10C QC 8D AS 10D QD 9H KH 10H QH 7S JD")],
+    )
+    hand.act(1, "raise", 20)
+    hand.act(2, "call")
+    hand.act(3, "fold")
+    hand.act(0, "call")
+    assert hand.phase == JOIN and hand.tied == [1, 2] and hand.pot == 100
+    assert hand.join_queue == [0] and hand.to_act == 3  # dan first (left of the dealer), then ann
+    hand.act(3, "join")  # dan pays 50
+    hand.act(1, "leave")
+    hand.act(2, "leave")
+    assert hand.phase == FINISHED and hand.winner is None
+    # dan has his fee back; the pot of 100 (ante 10 + 20 from bob, cem and ann, ante 10 from dan)
+    # goes half to bob and half to cem.
+    assert hand.chips == [470, 520, 520, 490] and sum(hand.chips) == 2000
+
+
+def test_the_called_off_pot_splits_with_the_odd_chip_to_the_first_tied_from_the_dealers_left() -> None:
+    hand = Hand.start(
+        stake=5,
+        names=["ann", "bob", "cem"],
+        chips=[500, 500, 500],
+        dealer=0,
+        dark_play=False,
+        decks=[_deck("10C QC 8D 10D QD 9H 10H QH 7S")],
+    )
+    hand.act(1, "raise", 10)
+    hand.act(2, "call")
+    hand.act(0, "raise", 16)
+    hand.act(1, "raise", 21)
+    hand.act(2, "call")
+    hand.act(0, "fold")
+    assert hand.phase == JOIN and hand.tied == [1, 2] and hand.pot == 73  # 15 antes, 16, 21, 21
+    hand.act(2, "leave")  # the order of leaving does not matter
+    hand.act(1, "leave")
+    assert hand.phase == FINISHED and hand.winner is None
+    # bob, the first tied player clockwise from the dealer's left, gets the odd chip.
+    assert hand.chips == [479, 474 + 37, 474 + 36]
+
+
+def test_a_joiner_who_leaves_after_paying_is_not_dealt_into_the_replay() -> None:
+    hand = _svara_between_bob_and_cem(seeds={"server_seed": SEED, "client_seeds": ["x"], "nonce": 0})
+    hand.act(0, "join")  # ann pays 20: the replay deals at once (nobody else to ask)
+    assert hand.phase == BETTING and hand.in_hand == [True, True, True] and hand.svaras == 1

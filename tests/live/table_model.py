@@ -1,0 +1,518 @@
+"""A model-based test of the live table (issue 30): a hypothesis state machine drives the real table
+service (the store the settings choose, the real database and ledger, the real turn clock on a test
+clock) with arbitrary interleavings of every command a player, the clock, staff or an operator can
+give, and checks after every step what the room promises:
+
+- every hand ends within a bounded number of clock steps, and no state waits for nobody;
+- every viewer (each seat, a spectator, a newcomer in a freed seat) sees exactly the cards an
+  independent reckoning from the document allows them;
+- chips are conserved across wallets, seats and pots, and each seat's chips on the table equal its
+  ledger account (between hands; during one, what the seat began it with);
+- the table's seats in the store are the seat rows in the database;
+- no seed series is revealed while one of its hands is in play;
+- every stored hand replays with the engine to the result the site recorded, and verifies
+  against its series' seed;
+- no table frame for any viewer exceeds the socket's message limit.
+
+The machine is used by tests/live/test_table_model.py (a fast run in ``make test``) and by
+``python -m bench.table_model`` (a long run, through pytest, with figures).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.core.management import call_command
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from accounts.services import seat_balance, wallet_balance
+from games.engine.hand import BETTING, DARK, JOIN, Hand
+from games.engine.handfile import replay
+from games.engine.verify import check_hand
+from games.live import process, runtime, service, staff, testing
+from games.live.clock import TurnClock
+from games.live.store import get_state_store
+from games.live.views import build_view
+from games.models import PlayedHand, Seat, SeedSeries
+from games.social.chat import ChatRefused, send_chat
+from games.tables.ui.regions import render_regions
+from tests.live.tablekit import make_player, make_table
+from tests.staff_roles import superuser
+
+T = TypeVar("T")
+
+# Clock steps a hand may take before it counts as stuck: each step times out one decision, and a
+# hand of 4 has at most a dark round, a betting round and a few svara windows and replays.
+MOST_TICKS_PER_HAND = 60
+PLAYERS = 4
+SIGNUP = 1_000
+# What Daphne is given (Makefile WS_MAX_MESSAGE, the deploy kit): no frame may exceed it.
+FRAME_LIMIT = 16_384
+_names = itertools.count(1)
+
+# Figures for the long run's report (bench.table_model reads them from SVARA_MODEL_STATS).
+STATS: Counter[str] = Counter()
+
+
+class Clock:
+    """The test's clock: commands and the turn clock read it; only ``tick`` moves it."""
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+    def __call__(self) -> float:
+        return self.at
+
+
+def run_machine_on_loop(loop: asyncio.AbstractEventLoop) -> Callable[[Awaitable[T]], T]:
+    def run(coro: Awaitable[T]) -> T:
+        return loop.run_until_complete(coro)  # type: ignore[arg-type]
+
+    return run
+
+
+class TableMachine(RuleBasedStateMachine):
+    """One table and four accounts per example. ``loop`` and ``clock`` are set by the test."""
+
+    loop: asyncio.AbstractEventLoop
+    clock: Clock
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.run = run_machine_on_loop(self.loop)
+        self.db = lambda fn, **kw: self.run(sync_to_async(fn)(**kw))
+        self.table: Any = None
+        self.users: list[Any] = []
+        self.hand_ticks = 0
+        self.hand_number: int | None = None
+        self.checked_hands: set[int] = set()
+        self.maybe_stacked: set[int] = set()  # hand numbers a stacked deck may have dealt
+        self.closed = False
+
+    # ------------------------------------------------------------------ set-up
+
+    # Stake 10: buy-ins of 200 to 1,000 fit the 1,000-chip wallets of four accounts.
+    @initialize(seats=st.integers(2, 4), dark_play=st.booleans(), stake=st.just(10))
+    def open_table(self, seats: int, dark_play: bool, stake: int) -> None:
+        tag = next(_names)
+        self.table = self.db(
+            make_table, seat_count=seats, dark_play=dark_play, stake=stake, name=f"model {tag}"
+        )
+        self.users = [self.db(make_player, name=f"m{tag}p{i}") for i in range(PLAYERS)]
+        self.stake = stake
+        STATS["examples"] += 1
+
+    # ------------------------------------------------------------------ helpers
+
+    def state(self):
+        return self.run(service.load_table_state(self.table.pk))
+
+    def refused(self, coro: Awaitable[Any]) -> bool:
+        try:
+            self.run(coro)
+        except service.Refused as exc:
+            STATS["refused"] += 1
+            if os.environ.get("SVARA_MODEL_DEBUG"):
+                STATS[f"refused: {str(exc)[:50]}"] += 1
+            return True
+        STATS["applied"] += 1
+        return False
+
+    def hand(self, doc: dict[str, Any]) -> Hand | None:
+        return Hand.from_json(doc["hand"]["state"]) if doc.get("hand") else None
+
+    # ------------------------------------------------------------------ players' commands
+
+    @rule(
+        who=st.integers(0, PLAYERS - 1),
+        position=st.one_of(st.integers(-1, 4), st.just("1"), st.none()),
+        buy_in=st.sampled_from([0, 199, 200, 500, 1_000, 1_001, -5, "x", 2.5]),
+    )
+    def sit(self, who: int, position: object, buy_in: object) -> None:
+        STATS["sit"] += 1
+        self.refused(
+            service.table_sit(user=self.users[who], table_id=self.table.pk, position=position, buy_in=buy_in)
+        )
+
+    @rule(who=st.integers(0, PLAYERS - 1), buy_in=st.sampled_from([200, 300, 500]))
+    def sit_well(self, who: int, buy_in: int) -> None:
+        """A player takes a free seat with a buy-in that deals them in: what fills tables."""
+        doc = self.state().doc
+        free = [pos for pos, seat in enumerate(doc["seats"]) if seat is None]
+        if not free or any(s and s["user_id"] == self.users[who].pk for s in doc["seats"]):
+            return
+        STATS["sit_well"] += 1
+        self.refused(
+            service.table_sit(user=self.users[who], table_id=self.table.pk, position=free[0], buy_in=buy_in)
+        )
+
+    @rule(who=st.integers(0, PLAYERS - 1))
+    def leave(self, who: int) -> None:
+        STATS["leave"] += 1
+        self.refused(service.table_leave(user=self.users[who], table_id=self.table.pk))
+
+    @rule(who=st.integers(0, PLAYERS - 1), sitting_out=st.booleans())
+    def sit_out(self, who: int, sitting_out: bool) -> None:
+        STATS["sit_out"] += 1
+        self.refused(
+            service.table_sit_out(user=self.users[who], table_id=self.table.pk, sitting_out=sitting_out)
+        )
+
+    @rule(who=st.integers(0, PLAYERS - 1), amount=st.sampled_from([1, 10, 100, 300, 800, 5_000, 0, -1, "7"]))
+    def add_chips(self, who: int, amount: object) -> None:
+        STATS["add_chips"] += 1
+        self.refused(service.table_add_chips(user=self.users[who], table_id=self.table.pk, amount=amount))
+
+    @rule(
+        who=st.integers(0, PLAYERS - 1),
+        verb=st.sampled_from(
+            ["dark", "decline", "fold", "pass", "call", "raise", "join", "skip", "timeout", "x"]
+        ),
+        amount=st.one_of(st.none(), st.integers(-10, 2_000), st.just("20"), st.just(1.5)),
+        stale=st.sampled_from([0, 0, 0, 1, 5]),
+        replay_id=st.booleans(),
+    )
+    def any_move(self, who: int, verb: str, amount: object, stale: int, replay_id: bool) -> None:
+        """Any verb from anyone, right or wrong, fresh or stale, sometimes with a used action id."""
+        STATS["any_move"] += 1
+        state = self.state()
+        self.refused(
+            service.table_act(
+                user=self.users[who],
+                table_id=self.table.pk,
+                verb=verb,
+                amount=amount,
+                client_version=state.version - stale,
+                action_id="repeat" if replay_id else f"m{state.version}-{verb}-{amount}",
+                epoch=state.doc.get("epoch"),
+            )
+        )
+
+    @rule(choice=st.integers(0, 10_000), raise_to=st.floats(0, 1))
+    def legal_move(self, choice: int, raise_to: float) -> None:
+        """The player to act makes a legal move: what keeps hands going to their ends."""
+        state = self.state()
+        hand = self.hand(state.doc)
+        if hand is None or hand.to_act is None or "svara" in state.doc["hand"]:
+            return
+        legal = hand.legal()
+        assert legal is not None
+        uid = state.doc["hand"]["players"][legal.seat]
+        user = next((u for u in self.users if u.pk == uid), None)
+        assert user is not None, "the player to act is not one of this table's"
+        verb = legal.verbs[choice % len(legal.verbs)]
+        amount = None
+        if verb == "raise" and legal.raise_range is not None:
+            low, high = legal.raise_range
+            amount = low + int((high - low) * raise_to)
+        STATS[f"legal_{verb}"] += 1
+        refused = self.refused(
+            service.table_act(
+                user=user,
+                table_id=self.table.pk,
+                verb=verb,
+                amount=amount,
+                client_version=state.version,
+                action_id=f"legal-{state.version}",
+                epoch=state.doc.get("epoch"),
+            )
+        )
+        assert not refused, f"a legal {verb} was refused"
+
+    @rule(moves=st.lists(st.tuples(st.integers(0, 10_000), st.floats(0, 1)), min_size=1, max_size=8))
+    def play_on(self, moves: list[tuple[int, float]]) -> None:
+        """Several steps of ordinary play: seats fill, the player to act moves, the clock runs.
+        Without it, most of a run's steps would be refusals between hands."""
+        STATS["play_on"] += 1
+        for choice, fraction in moves:
+            doc = self.state().doc
+            seated = [s for s in doc["seats"] if s]
+            if len(seated) < 2 and not self.closed:
+                self.sit_well(who=choice % PLAYERS, buy_in=200 + 100 * (choice % 4))
+            elif doc.get("hand") and "svara" not in doc["hand"]:
+                self.legal_move(choice=choice, raise_to=fraction)
+            else:
+                self.tick(jump=0.0)
+
+    @rule(deals=st.integers(1, 3))
+    def stack_a_svara(self, deals: int) -> None:
+        """The next hand's first ``deals`` deals tie the two players left of the dealer on 30 (the
+        test hook): svaras, their join windows and the leaves in them, which random decks rarely give."""
+        STATS["stacked"] += 1
+        tie = [
+            c
+            for k in range(3)
+            for c in (
+                "10C 10D 10H".split()[k],
+                "QC QD QH".split()[k],
+                "8D 9H 7S".split()[k],
+                "8C 9C JS".split()[k],
+            )
+        ]
+        number = self.db(lambda: type(self.table).objects.get(pk=self.table.pk).hands_started)
+        self.maybe_stacked.update({number + 1, number + 2})
+        self.run(testing.stack_decks(table_id=self.table.pk, decks=[tie] * deals))
+
+    @rule(who=st.integers(0, PLAYERS - 1), seed=st.sampled_from(["lucky", "", " ", "x" * 65, "семе 7"]))
+    def client_seed(self, who: int, seed: str) -> None:
+        STATS["client_seed"] += 1
+        self.refused(
+            service.table_set_client_seed(user=self.users[who], table_id=self.table.pk, client_seed=seed)
+        )
+
+    @rule(
+        who=st.integers(0, PLAYERS - 1), text=st.sampled_from(["gl", "хубава ръка", "x" * 200, "<b>hi</b>"])
+    )
+    def chat(self, who: int, text: str) -> None:
+        STATS["chat"] += 1
+        try:
+            self.db(send_chat, user=self.users[who], table_id=self.table.pk, text=text)
+        except ChatRefused:
+            STATS["chat_refused"] += 1
+
+    # ------------------------------------------------------------------ the clock, staff, operators
+
+    @rule(jump=st.sampled_from([0.0, 1.0, 30.0]))
+    def tick(self, jump: float) -> None:
+        """Time passes to the table's next deadline (and ``jump`` more), and the turn clock fires."""
+        STATS["tick"] += 1
+        state = self.state()
+        timer = state.doc.get("timer")
+        if timer:
+            self.clock.at = max(self.clock.at, timer["at"]) + jump
+        else:
+            self.clock.at += jump
+        clock = TurnClock(get_state_store(), runtime.handle_due, now=process.now)
+        self.run(clock.tick())
+        if self.state().doc.get("hand"):
+            self.hand_ticks += 1
+
+    @rule(often=st.integers(0, 3))
+    def lose_the_store(self, often: int) -> None:
+        """Redis flushed or restarted: the table is rebuilt from the database on first use."""
+        if often:
+            return
+        STATS["store_lost"] += 1
+        self.run(get_state_store().delete(service._key(self.table.pk)))
+
+    @rule(often=st.integers(0, 3))
+    def series_runs_out(self, often: int) -> None:
+        """A day passes for the seed series; a page asks about it (what reveals an idle one)."""
+        if often:
+            return
+        STATS["series_expired"] += 1
+
+        def age_and_ask() -> None:
+            from games.live.series import reveal_if_expired
+
+            open_ = SeedSeries.objects.filter(table=self.table, revealed_at__isnull=True).first()
+            if open_ is None:
+                return
+            SeedSeries.objects.filter(pk=open_.pk).update(started_at=open_.started_at - timedelta(hours=25))
+            open_.refresh_from_db()
+            reveal_if_expired(open_)
+
+        self.db(age_and_ask)
+
+    @precondition(lambda self: not self.closed)
+    @rule(data=st.data())
+    def staff_close(self, data: st.DataObject) -> None:
+        if data.draw(st.integers(0, 9)) != 0:  # rare: it ends the example's table
+            return
+        STATS["staff_close"] += 1
+        boss = self.db(superuser)
+        self.run(staff.table_close(table_id=self.table.pk, staff_user=boss, reason="model test"))
+        self.closed = True
+
+    # ------------------------------------------------------------------ invariants
+
+    @invariant()
+    def nothing_waits_for_nobody(self) -> None:
+        if self.table is None:
+            return
+        doc = self.state().doc
+        assert not doc.get("ended"), "an ended hand was left unsettled"
+        info = doc.get("hand")
+        if info is None:
+            self.hand_number, self.hand_ticks = None, 0
+            return
+        if info["number"] != self.hand_number:
+            self.hand_number, self.hand_ticks = info["number"], 0
+        hand = Hand.from_json(info["state"])
+        assert hand.phase in (DARK, BETTING, JOIN), f"a hand in play in phase {hand.phase}"
+        STATS["seen_join_window"] += hand.phase == JOIN
+        timer = doc.get("timer")
+        assert timer is not None, "a hand in play without a clock"
+        if "svara" in info:
+            assert timer["kind"] == "svara"
+        else:
+            assert hand.to_act is not None
+            pos = info["positions"][hand.to_act]
+            seat = doc["seats"][pos]
+            assert seat is not None and seat["user_id"] == info["players"][hand.to_act], "waiting for nobody"
+            assert timer["kind"] in ("turn", "bot")
+        assert self.hand_ticks <= MOST_TICKS_PER_HAND, f"hand {info['number']} did not end"
+
+    @invariant()
+    def each_viewer_sees_only_what_they_may(self) -> None:
+        if self.table is None:
+            return
+        state = self.state()
+        doc = state.doc
+        for viewer in [*(u.pk for u in self.users), None]:
+            view = build_view(doc, user_id=viewer, version=state.version)
+            for seat in view["seats"]:
+                if seat["empty"]:
+                    continue
+                expected = allowed_cards(doc, viewer=viewer, pos=seat["position"])
+                got = seat["cards"]
+                assert (list(got) if got else None) == expected, (
+                    f"viewer {viewer} sees {got} at seat {seat['position']}, may see {expected}"
+                )
+            size = len(render_regions(view=view).encode())
+            STATS["largest_frame"] = max(STATS["largest_frame"], size)
+            assert size < FRAME_LIMIT, f"a frame of {size} bytes"
+
+    @invariant()
+    def chips_are_conserved_and_seats_match_the_ledger(self) -> None:
+        if self.table is None:
+            return
+        doc = self.state().doc
+        table_id = self.table.pk
+
+        def read() -> tuple[list[int], list[int], set[tuple[int, int]]]:
+            wallets = [wallet_balance(user=u) for u in self.users]
+            seats = [seat_balance(user=u, table_id=table_id) for u in self.users]
+            rows = set(Seat.objects.filter(table_id=table_id).values_list("position", "user_id"))
+            return wallets, seats, rows
+
+        wallets, seats, rows = self.db(read)
+        assert sum(wallets) + sum(seats) == SIGNUP * len(self.users), "chips were made or lost"
+        occupants = {(pos, s["user_id"]) for pos, s in enumerate(doc["seats"]) if s}
+        assert occupants == rows, f"the store seats {occupants}, the database {rows}"
+        by_user = dict(zip((u.pk for u in self.users), seats, strict=True))
+        info = doc.get("hand")
+        hand = self.hand(doc)
+        for pos, seat in enumerate(doc["seats"]):
+            if seat is None:
+                continue
+            uid = seat["user_id"]
+            if hand is not None and uid in info["players"]:
+                began = hand.starting_chips[info["players"].index(uid)]
+                assert began == by_user[uid], f"seat {pos} began the hand with {began}, ledger {by_user[uid]}"
+            else:
+                assert seat["chips"] == by_user[uid], (
+                    f"seat {pos} holds {seat['chips']}, ledger {by_user[uid]}"
+                )
+
+    @invariant()
+    def no_seed_is_revealed_under_a_hand_in_play(self) -> None:
+        if self.table is None:
+            return
+        leaked = self.db(
+            lambda: list(
+                PlayedHand.objects.filter(
+                    table=self.table, status=PlayedHand.Status.IN_PLAY, series__revealed_at__isnull=False
+                ).values_list("number", flat=True)
+            )
+        )
+        assert leaked == [], f"hands {leaked} are in play in a revealed series"
+
+    @invariant()
+    def stored_hands_replay_and_verify(self) -> None:
+        if self.table is None:
+            return
+        done = self.db(
+            lambda: list(
+                PlayedHand.objects.filter(table=self.table, status=PlayedHand.Status.FINISHED)
+                .exclude(pk__in=self.checked_hands)
+                .select_related("series")
+            )
+        )
+        for played in done:
+            record = dict(played.record)
+            seed = played.series.server_seed if played.series else played.server_seed
+            record["server_seed"] = seed  # what the file holds once its series is revealed
+            problems = check_hand(record, server_seed=seed, server_seed_hash=played.server_seed_hash)
+            if played.number in self.maybe_stacked:
+                # A stacked deck is not the seeds' (the test hook's): its replay must still hold.
+                problems = (
+                    [] if replay(record) == record["result"] else ["its replay differs from its result"]
+                )
+            if os.environ.get("SVARA_MODEL_TOLERATE_DECKLESS") and not record.get("decks"):
+                problems = []
+            assert problems == [], problems
+            self.checked_hands.add(played.pk)
+            STATS["hands_checked"] += 1
+            STATS["hands_called_off"] += played.winner_id is None
+
+    def teardown(self) -> None:
+        if self.table is None:
+            return
+        # Everyone leaves; the clock runs the hand in play to its end; every chip is back in a wallet.
+        for user in self.users:
+            try:
+                self.run(service.table_leave(user=user, table_id=self.table.pk))
+            except service.Refused:
+                pass
+        for _ in range(MOST_TICKS_PER_HAND):
+            doc = self.state().doc
+            if not doc.get("hand") and not any(doc["seats"]):
+                break
+            self.tick(jump=0.0)
+        doc = self.state().doc
+        assert not doc.get("hand") and not any(doc["seats"]), "the table did not empty"
+        wallets = self.db(lambda: [wallet_balance(user=u) for u in self.users])
+        assert sum(wallets) == SIGNUP * len(self.users)
+        self.db(lambda: call_command("audit_chips"))  # raises SystemExit on a mismatch
+
+
+def allowed_cards(doc: dict[str, Any], *, viewer: int | None, pos: int) -> list[int] | None:
+    """What the viewer may see at a seat, reckoned from the document alone (RULES.md, views.py's
+    promise): own cards; hands shown at a showdown of the current deal; during a svara's pause the
+    tied showdown; after a hand, the hands shown at its showdown and one's own, and only at a seat
+    its player of that hand still holds. Folded hands, decks and undealt cards never."""
+    seat = doc["seats"][pos]
+    info = doc.get("hand")
+    if info is not None:
+        pause = info.get("svara")
+        if pause is not None:
+            shown = pause["shown"].get(str(pos))
+            return list(shown[1]) if shown else None
+        if pos not in info["positions"]:
+            return None
+        index = info["positions"].index(pos)
+        if seat["user_id"] != info["players"][index]:
+            return None
+        hand = Hand.from_json(info["state"])
+        cards = hand.cards[index]
+        if not cards:
+            return None
+        if viewer == info["players"][index] or index in hand.points:
+            return list(cards)
+        return None
+    last = doc.get("last")
+    if last is None or last.get("players", {}).get(str(pos)) != seat["user_id"]:
+        return None
+    if str(pos) in last["cards"]:
+        return list(last["cards"][str(pos)])
+    if viewer == seat["user_id"] and str(pos) in last.get("dealt", {}):
+        return list(last["dealt"][str(pos)])
+    return None
+
+
+def write_stats() -> None:
+    """The long run's figures, for bench.table_model."""
+    path = os.environ.get("SVARA_MODEL_STATS")
+    if path:
+        with open(path, "w") as out:
+            json.dump(dict(STATS), out, indent=1, sort_keys=True)
