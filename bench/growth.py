@@ -213,7 +213,8 @@ def _fill_hands(room: Room, target: int, heavy_share: float) -> None:
             for position, (user_id, delta) in enumerate(zip(players, (paid, -paid))):
                 rows.append(HandPlayer(
                     hand=hand, user_id=user_id, position=position, chips_before=5_000,
-                    chips_after=5_000 + delta, won=delta > 0, started_at=started, hand_status="finished",
+                    chips_after=5_000 + delta, won=delta > 0, pot_won=2 * paid if delta > 0 else 0,
+                    started_at=started, hand_status="finished",
                 ))  # fmt: skip
                 entries.append(LedgerEntry(
                     transaction=txn, account_id=room.seats[(user_id, table_id)], amount=delta,

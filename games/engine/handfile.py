@@ -165,6 +165,23 @@ def hand_result(hand: Hand, *, refused: list[dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
+def pots_won(hand: Hand) -> dict[int, int]:
+    """Seat -> the chips a finished hand's pot paid it: the whole pot to its winner (RULES.md §4),
+    or, in a svara called off (no winner, RULES.md §5), each tied player's share, split as the
+    engine splits it (``Hand._call_off``: equal shares of the pot left once the join fees went
+    back, a remainder chip at a time from the dealer's left). The figure the room counts as the
+    pot a player won (games.standings)."""
+    if not hand.finished:
+        return {}
+    if hand.winner is not None:
+        return {hand.winner: hand.pot}
+    showdown = hand.showdowns[-1]  # the tie, its hands in order from the dealer's left
+    best = max(points for points, _cards in showdown.values())
+    tied = [int(s) for s, (points, _cards) in showdown.items() if points == best]
+    share, odd = divmod(hand.pot, len(tied))
+    return {seat: share + (k < odd) for k, seat in enumerate(tied)}
+
+
 def hand_file_of(hand: Hand) -> dict[str, Any]:
     """The hand file for a hand played on the site (the decks it dealt, the moves it took)."""
     return {

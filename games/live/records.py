@@ -35,7 +35,7 @@ from accounts.services import (
 )
 from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
-from games.engine.handfile import hand_file_of, hand_result
+from games.engine.handfile import hand_file_of, hand_result, pots_won
 from games.engine.table_rules import can_be_dealt_in
 from games.live import events, series
 from games.live.document import Refused, seat_entry
@@ -358,6 +358,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
     number = ended["number"]
     players: list[int] = ended["players"]
     deltas = {uid: hand.chips[i] - hand.starting_chips[i] for i, uid in enumerate(players)}
+    paid = {players[seat]: chips for seat, chips in pots_won(hand).items()}
     with transaction.atomic():
         # The record's row lock makes a concurrent settle of the same hand wait, then see it finished.
         found = (
@@ -413,6 +414,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
                     chips_before=hand.starting_chips[i],
                     chips_after=hand.chips[i],
                     won=i == hand.winner,
+                    pot_won=paid.get(uid, 0),
                     started_at=started,
                     hand_status=PlayedHand.Status.FINISHED,
                 )
@@ -421,7 +423,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             # One statement for every player: the rows written at the start are brought up to date.
             update_conflicts=True,
             unique_fields=["hand", "user"],
-            update_fields=["position", "chips_before", "chips_after", "won", "hand_status"],
+            update_fields=["position", "chips_before", "chips_after", "won", "pot_won", "hand_status"],
         )
         if not practice:  # the leaderboards' and player pages' summary, in this transaction
             count_hand(
@@ -430,6 +432,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
                 pot=hand.pot,
                 winner_id=fields["winner_id"],
                 nets=deltas,
+                pots_won=paid,
             )
 
 

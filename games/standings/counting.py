@@ -19,19 +19,31 @@ from games.standings.periods import Period, starts_of
 _COLUMNS = ("user_id", "period", "starts", "stake", "hands", "won", "net", "biggest_pot")
 
 
-def count_hand(*, at: datetime, stake: int, pot: int, winner_id: int | None, nets: Mapping[int, int]) -> None:
+def count_hand(
+    *,
+    at: datetime,
+    stake: int,
+    pot: int,
+    winner_id: int | None,
+    nets: Mapping[int, int],
+    pots_won: Mapping[int, int] | None = None,
+) -> None:
     """Add a hand settled at ``at`` to each of its players' rows.
 
-    ``nets``: user id to chips won (negative: lost) in the hand; ``pot``: the pot its winner took.
+    ``nets``: user id to chips won (negative: lost) in the hand. ``pots_won``: user id to what the
+    pot paid them (games.engine.handfile.pots_won: the whole pot to the winner, a share to each
+    tied player of a svara called off); without it, ``pot`` to ``winner_id``. A hand counts as won
+    by whoever the pot paid, and the biggest pot won is the most one hand's pot paid the player.
     The settlement calls this for real tables only: practice chips are not counted.
     """
     if not nets:
         return
+    paid = pots_won if pots_won is not None else ({winner_id: pot} if winner_id is not None else {})
     starts = starts_of(at)
     rows = []
     for user_id, net in nets.items():
-        won = user_id == winner_id
-        figures = (1, int(won), int(net), pot if won else 0)
+        took = paid.get(user_id, 0)
+        figures = (1, int(took > 0), int(net), took)
         for period, first_day in starts.items():
             rows.append((user_id, period, first_day, 0, *figures))
         rows.append((user_id, Period.ALL, starts[Period.ALL], stake, *figures))

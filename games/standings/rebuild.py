@@ -23,30 +23,46 @@ _BATCH = 5000
 
 _FIGURES = {
     "hands": Count("pk"),
-    "won_hands": Count("pk", filter=Q(won=True)),
+    # Won: the pot paid the player (all of it, or a share of a svara called off: pot_won).
+    "won_hands": Count("pk", filter=Q(pot_won__gt=0)),
     "net_chips": Sum(F("chips_after") - F("chips_before")),
+    "pot": Max("pot_won"),
+}
+# As the migration that brought the standings in counted them, before hand rows kept pot_won
+# (games 0016): the winner's whole pot.
+_FIGURES_BEFORE_POT_WON = {
+    **_FIGURES,
+    "won_hands": Count("pk", filter=Q(won=True)),
     "pot": Max("hand__pot", filter=Q(won=True)),
 }
+
+
+def _figures(hand_player: type[HandPlayer]) -> dict:
+    names = {field.name for field in hand_player._meta.get_fields()}
+    return _FIGURES if "pot_won" in names else _FIGURES_BEFORE_POT_WON
+
+
 _TRUNCATE = {Period.DAY: TruncDate, Period.WEEK: TruncWeek, Period.MONTH: TruncMonth}
 
 
 def _rows(hand_player: type[HandPlayer]) -> Iterator[dict]:
+    figures = _figures(hand_player)
     counted = hand_player.objects.filter(hand__status=PlayedHand.Status.FINISHED, hand__table__practice=False)
     for period, trunc in _TRUNCATE.items():
         grouped = (
             counted.annotate(first_day=trunc("hand__ended_at", output_field=DateField()))
             .values("user_id", "first_day")
-            .annotate(**_FIGURES)
+            .annotate(**figures)
             .order_by()
         )
         for row in grouped.iterator():
             yield _standing(row, period=period, starts=row["first_day"], stake=0)
-    for row in counted.values("user_id").annotate(**_FIGURES).order_by().iterator():
+    for row in counted.values("user_id").annotate(**figures).order_by().iterator():
         yield _standing(row, period=Period.ALL, starts=ALL_TIME, stake=0)
     by_stake = (
         counted.annotate(hand_stake=Cast(KeyTextTransform("stake", "hand__record"), IntegerField()))
         .values("user_id", "hand_stake")
-        .annotate(**_FIGURES)
+        .annotate(**figures)
         .order_by()
     )
     for row in by_stake.iterator():

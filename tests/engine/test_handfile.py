@@ -296,3 +296,41 @@ def run_cli_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "games.engine", *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60
     )
+
+
+def test_pots_won_is_the_whole_pot_or_each_share_of_a_svara_called_off():
+    from games.engine.hand import Hand
+    from games.engine.handfile import pots_won
+
+    # ann and bob tie on 30; cem calls and loses the showdown, dan folds; cem joins the svara (fee
+    # 43 of the 85) and, before dan answers, ann and bob leave: called off, cem's fee goes back,
+    # the 85 split 43 / 42 from the dealer's left. The fee back is not a pot cem won.
+    deck = parse_deck("10C QC 8D 8C 10D QD 9H 9C 10H QH 7S JS")
+    names = ["ann", "bob", "cem", "dan"]
+    hand = Hand.start(stake=10, names=names, chips=[500] * 4, dealer=3, dark_play=False, decks=[deck])
+    hand.act(0, "raise", 15)
+    hand.act(1, "call")
+    hand.act(2, "call")
+    hand.act(3, "fold")
+    hand.act(2, "join")
+    assert hand.pot == 85 + 43 and hand.to_act == 3 and pots_won(hand) == {}  # not over yet
+    hand.act(0, "leave")
+    before = list(hand.chips)
+    hand.act(1, "leave")
+    assert hand.finished and hand.winner is None
+    paid = pots_won(hand)
+    assert paid == {0: 43, 1: 42} and sum(paid.values()) == hand.pot == 85
+    assert {s: hand.chips[s] - before[s] for s in paid} == paid  # what the engine handed out
+    assert hand.chips[2] - before[2] == 43  # the fee back
+    # A hand with a winner: the whole pot.
+    won = Hand.start(
+        stake=10, names=["ann", "bob"], chips=[500, 500], dealer=1, dark_play=False, decks=[deck[:6]]
+    )
+    won.act(0, "fold")
+    assert pots_won(won) == {1: 20}
+
+
+def parse_deck(text: str) -> list[int]:
+    from games.engine.cards import parse_cards
+
+    return parse_cards(text.split())

@@ -1,7 +1,7 @@
 """The profile and the player page show one summary of a player's hands: the same hands played,
 hands won and biggest pot won (RULES.md §4: the pot the winner takes, the whole of it), after the
-same hands, played through the site's services: a hand won at a showdown and a svara won in its
-replay (the pot carried over, a joiner's fee in it)."""
+same hands, played through the site's services: a hand won at a showdown, a svara won in its
+replay (the pot carried over, a joiner's fee in it), and a svara called off, its pot split."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from tests.live.test_service_hands import act, deck, seated_table
 from tests.live.test_service_hands import (
     test_four_players_dark_bets_and_a_svara_with_a_joiner as play_a_svara_won_in_its_replay,
 )
+from tests.live.test_trust_paths import _svara_with_a_third as svara_with_a_third
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,3 +68,17 @@ async def test_a_svara_won_in_its_replay_shows_the_same_figures_on_both_pages():
         profile, page = await sync_to_async(both_pages)(player)
         won = player.pk == record.winner_id
         assert profile == page == {"played": 1, "won": int(won), "pot": 210 if won else 0}, player.username
+
+
+async def test_a_svara_called_off_counts_each_tied_players_share_as_the_pot_they_won():
+    """Both tied players leave the join window (RULES.md §5): no winner, the pot of 70 split 35 /
+    35. Each took a pot of 35: a hand won, 35 their biggest pot; the one who folded won nothing."""
+    table, (p1, p2, p3) = await svara_with_a_third()
+    await service.table_leave(user=p1, table_id=table.pk)
+    await service.table_leave(user=p2, table_id=table.pk)
+    record = await sync_to_async(PlayedHand.objects.get)(table=table, number=1)
+    assert record.winner_id is None and record.pot == 70
+    for player, figures in ((p1, (1, 35)), (p2, (1, 35)), (p3, (0, 0))):
+        profile, page = await sync_to_async(both_pages)(player)
+        won, pot = figures
+        assert profile == page == {"played": 1, "won": won, "pot": pot}, player.username

@@ -43,6 +43,7 @@ def stored(
             chips_before=10_000,
             chips_after=10_000 + net,
             won=uid == winner_id,
+            pot_won=pot if uid == winner_id else 0,  # what the settlement writes (pots_won)
             started_at=at,
             hand_status=status,
         )
