@@ -5,8 +5,9 @@ The document::
 
     table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status, private, practice
     seats     one entry per position: None or {user_id, name, chips, sitting_out, away,
-              timeouts, leaving, client_seed, bot}. ``chips`` is the seat's ledger balance, which
-              changes only between hands (buy-in, cash-out, settlement).
+              timeouts, leaving, client_seed, bot, added}. ``chips`` is the seat's ledger balance,
+              which changes only between hands (buy-in, cash-out, settlement); chips added during
+              the seat's hand wait in ``added`` (in the ledger already) until it is settled.
     dealer    position of the last hand's dealer (None before the first)
     hand      the hand in play: {number, positions, players, state (engine JSON), server_seed,
               seed_hash, client_seeds, started_at, svara (a svara's pause), moves (each seat's
@@ -64,6 +65,7 @@ class SeatDoc(TypedDict):
     client_seed: str
     bot: NotRequired[str]  # the computer's level where it plays the seat ("" or missing: a person)
     bank: NotRequired[int]  # seconds of time bank left this sitting (turn_time.py); missing: all of it
+    added: NotRequired[int]  # chips added during the seat's hand, joining ``chips`` at its settlement
 
 
 class SvaraPause(TypedDict):

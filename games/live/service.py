@@ -275,9 +275,11 @@ async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versi
         raise Refused(_("you are not seated at this table"))
     if in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         raise Refused(_("chips can be added between hands"))
-    chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
+    # The check above is on the table as it was: a hand may be dealt before the ledger's move
+    # lands on the table, so the table takes the amount inside its compare-and-set (t.add_chips).
+    await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
     return await update_table(
-        table_id, lambda s: t.set_chips(s.doc, user_id=user.pk, chips=chips, now=process.now())
+        table_id, lambda s: t.add_chips(s.doc, user_id=user.pk, amount=amount, now=process.now())
     )
 
 

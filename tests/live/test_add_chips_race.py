@@ -1,0 +1,66 @@
+"""Chips added just as a hand starts (issue 30, finding 3): the add checked "between hands?" on
+the table as it was, the hand was dealt while the ledger moved the chips, and the settlement then
+wrote the hand's end stacks over the seat, losing the add on the table but not in the ledger.
+Played here in that order, deterministically: the hand is dealt inside the add's database step."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+
+from accounts.services import seat_balance
+from games.live import records, service
+from tests.live.test_service_hands import act, seated_table, to_act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def seat_chips_and_ledger(table, users) -> list[tuple[int, int]]:
+    state = await service.load_table_state(table.pk)
+    chips = {s["user_id"]: s["chips"] for s in state.doc["seats"] if s}
+    return [
+        (chips[u.pk], await sync_to_async(seat_balance)(user=u, table_id=table.pk)) for u in users
+    ]
+
+
+async def test_chips_added_as_a_hand_is_dealt_reach_the_table_after_it(backend, monkeypatch):
+    table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False)
+    real_add = records.add_chips
+
+    def add_while_a_hand_is_dealt(**kwargs):
+        chips = real_add(**kwargs)
+        async_to_sync(service.start_next_hand)(table_id=table.pk)  # the deal wins the race
+        return chips
+
+    monkeypatch.setattr(records, "add_chips", add_while_a_hand_is_dealt)
+    await service.table_add_chips(user=ann, table_id=table.pk, amount=300)
+    monkeypatch.setattr(records, "add_chips", real_add)
+
+    state = await service.load_table_state(table.pk)
+    assert state.doc["hand"] is not None  # the hand was dealt with the stacks as they were
+    assert state.doc["seats"][0]["chips"] == 500  # the add is not part of this hand
+    users = {ann.pk: ann, bob.pk: bob}
+    await act(table, users[await to_act(table)], "fold")  # ends and settles the hand
+
+    after = await seat_chips_and_ledger(table, [ann, bob])
+    assert all(table_chips == ledger for table_chips, ledger in after), after
+    assert sum(ledger for _, ledger in after) == 1300
+
+
+async def test_two_adds_racing_each_other_both_reach_the_table(backend, monkeypatch):
+    table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False)
+    real_add = records.add_chips
+    inner = []
+
+    def add_inside_another_add(**kwargs):
+        chips = real_add(**kwargs)
+        if not inner:  # the second add passes its check and lands first
+            inner.append(1)
+            async_to_sync(service.table_add_chips)(user=ann, table_id=table.pk, amount=50)
+        return chips
+
+    monkeypatch.setattr(records, "add_chips", add_inside_another_add)
+    await service.table_add_chips(user=ann, table_id=table.pk, amount=100)
+    monkeypatch.setattr(records, "add_chips", real_add)
+
+    assert await seat_chips_and_ledger(table, [ann]) == [(650, 650)]
