@@ -18,9 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def seat_chips_and_ledger(table, users) -> list[tuple[int, int]]:
     state = await service.load_table_state(table.pk)
     chips = {s["user_id"]: s["chips"] for s in state.doc["seats"] if s}
-    return [
-        (chips[u.pk], await sync_to_async(seat_balance)(user=u, table_id=table.pk)) for u in users
-    ]
+    return [(chips[u.pk], await sync_to_async(seat_balance)(user=u, table_id=table.pk)) for u in users]
 
 
 async def test_chips_added_as_a_hand_is_dealt_reach_the_table_after_it(backend, monkeypatch):
