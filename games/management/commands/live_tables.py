@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games.live import runtime
@@ -43,6 +44,10 @@ class Command(BaseCommand):
                 said = "quarantined record dropped" if gone else "no quarantined record"
                 self.stdout.write(f"table {forget}: {said}")
             if rebuild is None and forget is None:
+                if not settings.REDIS_URL:
+                    self.stdout.write(
+                        "(no REDIS_URL: this process's own tables only; the server's are in its memory)"
+                    )
                 troubles = await runtime.troubled_tables(now=time.time() if now is None else now)
                 for trouble in troubles:
                     self.stdout.write(f"table {trouble.table_id}: {trouble.what}: {trouble.detail}")
