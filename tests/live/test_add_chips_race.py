@@ -62,3 +62,19 @@ async def test_two_adds_racing_each_other_both_reach_the_table(backend, monkeypa
     monkeypatch.setattr(records, "add_chips", real_add)
 
     assert await seat_chips_and_ledger(table, [ann]) == [(650, 650)]
+
+
+def test_chips_added_during_a_hand_join_the_stack_when_it_is_cancelled():
+    from games.live import transitions as t
+    from games.live.document import new_table_doc, seat_entry
+
+    table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False}
+    table |= {"turn_seconds": 30, "status": "open", "private": False, "practice": False}
+    seats = [seat_entry(user_id=1, name="ann", chips=500), seat_entry(user_id=2, name="bob", chips=500)]
+    doc = new_table_doc(table=table, seats=seats)
+    doc = t.start_hand(doc, number=1, now=0.0, started_at="2026-12-07T18:00:00+00:00")
+    doc = t.add_chips(doc, user_id=1, amount=200, now=1.0)
+    assert (doc["seats"][0]["chips"], doc["seats"][0]["added"]) == (500, 200)
+
+    doc = t.cancel_hand(doc, notice="staff", now=2.0)
+    assert doc["seats"][0]["chips"] == 700 and "added" not in doc["seats"][0]

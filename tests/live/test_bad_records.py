@@ -162,3 +162,17 @@ async def test_the_store_reads_a_bad_record_as_unreadable_and_sets_it_aside(make
     assert (await store.create("7", {"rebuilt": 1})).version == 1
     assert await store.forget_quarantined("7") is True and await store.quarantined() == []
     assert await store.quarantine("8", reason="none", at=1.0) is False
+
+
+async def test_a_table_key_of_the_wrong_redis_type_is_set_aside_too(redis_url, settings):
+    settings.REDIS_URL = redis_url
+    table, _ = await seated_table(["ann", "bob"])
+    store = get_state_store()
+    assert isinstance(store, RedisStateStore)
+    await store.client.delete(f"{store.prefix}t:{table.pk}")
+    await store.client.set(f"{store.prefix}t:{table.pk}", "a plain string")
+
+    assert await service.read_table(table.pk) is None
+    [kept] = await store.quarantined()
+    assert (kept.reason, kept.raw) == ("not a Redis hash", "a plain string")
+    assert (await service.load_table_state(table.pk)).version == 1  # rebuilt
