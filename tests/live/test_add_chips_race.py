@@ -1,15 +1,16 @@
 """Chips added just as a hand starts (issue 30, finding 3): the add checked "between hands?" on
 the table as it was, the hand was dealt while the ledger moved the chips, and the settlement then
 wrote the hand's end stacks over the seat, losing the add on the table but not in the ledger.
-Played here in that order, deterministically: the hand is dealt inside the add's database step."""
+Played here in that order, deterministically: the hand is dealt after the add's check and ledger
+move, before its table write."""
 
 from __future__ import annotations
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 
 from accounts.services import seat_balance
-from games.live import records, service
+from games.live import service
 from tests.live.test_service_hands import act, seated_table, to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,18 +22,26 @@ async def seat_chips_and_ledger(table, users) -> list[tuple[int, int]]:
     return [(chips[u.pk], await sync_to_async(seat_balance)(user=u, table_id=table.pk)) for u in users]
 
 
+def before_the_first_table_write(monkeypatch, step) -> None:
+    """Run ``step`` when the next command has done its database work and is about to write the
+    table: between the add's "between hands?" check (and its ledger move) and its table write."""
+    real_update = service.update_table
+    done: list[bool] = []
+
+    async def update_after_step(*args, **kwargs):
+        if not done:
+            done.append(True)
+            await step()
+        return await real_update(*args, **kwargs)
+
+    monkeypatch.setattr(service, "update_table", update_after_step)
+
+
 async def test_chips_added_as_a_hand_is_dealt_reach_the_table_after_it(backend, monkeypatch):
     table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False)
-    real_add = records.add_chips
+    before_the_first_table_write(monkeypatch, lambda: service.start_next_hand(table_id=table.pk))
 
-    def add_while_a_hand_is_dealt(**kwargs):
-        chips = real_add(**kwargs)
-        async_to_sync(service.start_next_hand)(table_id=table.pk)  # the deal wins the race
-        return chips
-
-    monkeypatch.setattr(records, "add_chips", add_while_a_hand_is_dealt)
     await service.table_add_chips(user=ann, table_id=table.pk, amount=300)
-    monkeypatch.setattr(records, "add_chips", real_add)
 
     state = await service.load_table_state(table.pk)
     assert state.doc["hand"] is not None  # the hand was dealt with the stacks as they were
@@ -46,20 +55,13 @@ async def test_chips_added_as_a_hand_is_dealt_reach_the_table_after_it(backend, 
 
 
 async def test_two_adds_racing_each_other_both_reach_the_table(backend, monkeypatch):
-    table, (ann, bob) = await seated_table(["ann", "bob"], dark_play=False)
-    real_add = records.add_chips
-    inner = []
+    table, (ann, _bob) = await seated_table(["ann", "bob"], dark_play=False)
+    # The second add passes its check and lands on the table before the first.
+    before_the_first_table_write(
+        monkeypatch, lambda: service.table_add_chips(user=ann, table_id=table.pk, amount=50)
+    )
 
-    def add_inside_another_add(**kwargs):
-        chips = real_add(**kwargs)
-        if not inner:  # the second add passes its check and lands first
-            inner.append(1)
-            async_to_sync(service.table_add_chips)(user=ann, table_id=table.pk, amount=50)
-        return chips
-
-    monkeypatch.setattr(records, "add_chips", add_inside_another_add)
     await service.table_add_chips(user=ann, table_id=table.pk, amount=100)
-    monkeypatch.setattr(records, "add_chips", real_add)
 
     assert await seat_chips_and_ledger(table, [ann]) == [(650, 650)]
 
