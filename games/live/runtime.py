@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from games.live import events, presence, process, records, service
 from games.live import transitions as t
 from games.live.clock import TurnClock
-from games.live.document import Doc, shape_problem
+from games.live.document import Doc, Refused, shape_problem
 from games.live.practice import close_idle_practice_tables
 from games.live.store import DueDeadline, UnreadableTable, Versioned, get_state_store
+from games.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +191,11 @@ async def troubled_tables(*, now: float | None = None) -> list[Trouble]:
 async def rebuild_table(*, table_id: int, reason: str) -> Versioned:
     """Set the table's record aside (quarantined, kept for a look) and rebuild the table from the
     database, as a table the store lost: the hand in play, if any, is cancelled and every seat has
-    what it had when that hand began. For a table that is stuck; the operator's command."""
+    what it had when that hand began. For a table that is stuck; the operator's command.
+    ``Refused`` (nothing changed) for a table that does not exist or is closed."""
+    table = await service.in_db(records.load_table)(table_id)
+    if table.status != Table.Status.OPEN:
+        raise Refused(f"table {table_id} is closed: there is nothing in play to rebuild")
     await get_state_store().quarantine(str(table_id), reason=reason, at=process.now())
     _failing.pop(str(table_id), None)
     return await service.load_table_state(table_id)

@@ -176,3 +176,18 @@ async def test_a_table_key_of_the_wrong_redis_type_is_set_aside_too(redis_url, s
     [kept] = await store.quarantined()
     assert (kept.reason, kept.raw) == ("not a Redis hash", "a plain string")
     assert (await service.load_table_state(table.pk)).version == 1  # rebuilt
+
+
+async def test_live_tables_refuses_to_rebuild_a_table_that_is_not_open(backend):
+    from django.core.management.base import CommandError
+
+    from games.models import Table
+
+    with pytest.raises(CommandError, match="no such table"):
+        await sync_to_async(call_command)("live_tables", rebuild=987654, stdout=StringIO())
+    table, _ = await seated_table(["ann", "bob"])
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(status=Table.Status.CLOSED)
+    with pytest.raises(CommandError, match="closed"):
+        await sync_to_async(call_command)("live_tables", rebuild=table.pk, stdout=StringIO())
+    assert await get_state_store().get(str(table.pk)) is not None  # nothing was set aside
+    assert await get_state_store().quarantined() == []

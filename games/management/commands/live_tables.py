@@ -9,9 +9,10 @@ import time
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from games.live import runtime
+from games.live.document import Refused
 from games.live.store import get_state_store
 
 
@@ -37,7 +38,10 @@ class Command(BaseCommand):
     async def run(self, *, rebuild: int | None, forget: int | None, now: float | None) -> None:
         try:
             if rebuild is not None:
-                state = await runtime.rebuild_table(table_id=rebuild, reason="rebuilt by an operator")
+                try:
+                    state = await runtime.rebuild_table(table_id=rebuild, reason="rebuilt by an operator")
+                except Refused as exc:
+                    raise CommandError(f"table {rebuild}: {exc}") from None
                 self.stdout.write(f"table {rebuild} rebuilt from the database (version {state.version})")
             if forget is not None:
                 gone = await get_state_store().forget_quarantined(str(forget))
