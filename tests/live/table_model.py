@@ -427,10 +427,14 @@ class TableMachine(RuleBasedStateMachine):
             if seat is None:
                 continue
             uid = seat["user_id"]
+            added = seat.get("added", 0)  # chips added during the seat's hand: in the ledger already
             if hand is not None and uid in info["players"]:
                 began = hand.starting_chips[info["players"].index(uid)]
-                assert began == by_user[uid], f"seat {pos} began the hand with {began}, ledger {by_user[uid]}"
+                assert began + added == by_user[uid], (
+                    f"seat {pos} began the hand with {began} (+{added} added), ledger {by_user[uid]}"
+                )
             else:
+                assert added == 0, f"seat {pos} keeps {added} added chips between hands"
                 assert seat["chips"] == by_user[uid], (
                     f"seat {pos} holds {seat['chips']}, ledger {by_user[uid]}"
                 )
