@@ -159,6 +159,10 @@ LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 LIVE_TABLE_WORKER = env_bool("LIVE_TABLE_WORKER", False)
 if LIVE_TABLE_WORKER and not REDIS_URL:
     stop("LIVE_TABLE_WORKER", "needs REDIS_URL: the worker shares tables through Redis")
+# Table sockets open at once, per account and per address, in all processes together
+# (games/live/socket_counts.py); 0 turns a limit off. One more is closed with 4429.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 12, minimum=0, maximum=10000)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 48, minimum=0, maximum=100000)
 # Seconds of time bank each player has per sitting at a real table, used when a turn's clock runs
 # out (games/live/turn_time.py); 0 turns it off. Taken into a table's document when it is loaded.
 LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximum=600)
