@@ -19,6 +19,7 @@ import dj_database_url
 from svara_site import config
 from svara_site.config import env_bool, env_int, env_list, stop
 from svara_site.layers import cache_options, channel_layers, check_redis_url
+from svara_site.proxy import proxy_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SVARA_VAR_DIR", BASE_DIR / "var"))
@@ -58,6 +59,14 @@ else:
 # How many proxies stand in front (each appends the address it saw to X-Forwarded-For): the
 # player's address is that many entries from the right (svara_site/proxy.py).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1 if PUBLIC else 0, maximum=10)
+# Where those proxies connect from: the header is believed from these peers only, so a client that
+# reaches a serving process directly is its own address whatever it writes (this machine by
+# default, where the deploy kit's nginx runs; name the network of a proxy on another machine).
+TRUSTED_PROXY_NETWORKS = os.environ.get("TRUSTED_PROXY_NETWORKS", "127.0.0.0/8,::1/128")
+try:
+    proxy_networks(TRUSTED_PROXY_NETWORKS)
+except ValueError as exc:
+    stop("TRUSTED_PROXY_NETWORKS", f"must be networks separated by commas ({exc})")
 
 INSTALLED_APPS = [
     "daphne",
