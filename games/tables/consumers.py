@@ -119,6 +119,10 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 too_many.over,
                 too_many.limit,
             )
+            # Accepted, then closed: a socket closed before it is accepted reaches the page as a
+            # failed handshake (1006), after which the page would reconnect at once, forever.
+            self.closed = True
+            await self.accept()
             await self.close(
                 code=socket_limits.TOO_MANY_SOCKETS, reason=socket_limits.too_many_reason(too_many)
             )

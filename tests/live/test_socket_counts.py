@@ -21,6 +21,7 @@ TOO_MANY = 4429
 
 
 async def try_connect(user, table_id: int, *, address: str = "203.0.113.7") -> tuple[bool, int | None]:
+    """(True, None): the socket got its table; (False, code): it was closed with ``code``."""
     cookie = await sync_to_async(session_cookie)(user)
     comm = WebsocketCommunicator(
         application,
@@ -29,10 +30,15 @@ async def try_connect(user, table_id: int, *, address: str = "203.0.113.7") -> t
     )
     comm.scope["client"] = [address, 50000]
     connected, code = await comm.connect(timeout=5)
-    if connected:
-        await comm.receive_from(timeout=5)  # the table
-        await comm.disconnect()
-    return connected, code
+    if not connected:
+        return False, code
+    first = await comm.receive_output(timeout=5)
+    if first["type"] == "websocket.close":
+        # Accepted, then closed with its code and reason: the page is told, and does not retry.
+        assert first.get("reason", "").startswith("too many table pages open")
+        return False, first.get("code")
+    await comm.disconnect()
+    return True, None
 
 
 async def test_one_socket_past_the_accounts_limit_is_refused_and_a_closed_one_frees_its_place(
