@@ -15,7 +15,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from games.live import events, presence, process, records, service
+from games.live import events, presence, process, records, service, socket_counts
 from games.live import transitions as t
 from games.live.clock import TurnClock
 from games.live.document import Doc, Refused, shape_problem
@@ -208,6 +208,10 @@ async def _sweep_forever() -> None:
             await presence.vouch()  # this process's sockets are still open (the staff's count)
         except Exception:
             log.warning("presence: could not vouch for this process's sockets", exc_info=True)
+        try:
+            await socket_counts.vouch()  # and still hold their places (the limit per player)
+        except Exception:
+            log.warning("socket counts: could not vouch for this process's sockets", exc_info=True)
         try:
             await sweep_overdue()
         except Exception:  # the sweep must outlive a bad table or a store hiccup
