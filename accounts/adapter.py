@@ -1,10 +1,13 @@
 """allauth adapter: refuses reserved and look-alike usernames, counts failed log-ins per account,
-and tells a banned user why they cannot log in."""
+tells a banned user why they cannot log in, and never sends an https page on to plain http."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.internal.stagekit import clear_login
+from allauth.core import context
 from django import forms
 from django.shortcuts import render
 
@@ -20,6 +23,14 @@ class AccountAdapter(DefaultAccountAdapter):
         if reason is not None:
             raise forms.ValidationError(reason, code="username_reserved")
         return super().clean_username(username, shallow=shallow)
+
+    def is_safe_url(self, url: str) -> bool:
+        # allauth takes the room's own host over any scheme: ``next=http://...`` from an https
+        # page took the player down to plain http (issue 37), as Django's own views do not.
+        request = context.request
+        if request is not None and request.is_secure() and urlsplit(url or "").scheme.lower() == "http":
+            return False
+        return super().is_safe_url(url)
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
         # allauth's one place for the login_failed key: both its count (pre_authenticate) and its

@@ -221,6 +221,7 @@ class StaffAction(models.Model):
         CHAT_DELETE = "chat_delete", _("chat message deleted")
         CHAT_MUTE = "chat_mute", _("muted in chat")
         REPORT_CLOSE = "report_close", _("report dealt with")
+        ACCOUNT = "account", _("account changed")
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(

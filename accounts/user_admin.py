@@ -3,14 +3,19 @@
 The pages offer an action only to who holds its permission (``staff_log.may``); the services
 refuse it anyway. Staff rights (superuser, staff, active, groups, permissions) are changed by
 superusers only, never on their own account; a staff account is changed by superusers only (its
-password too).
+password too). No staff member sets a player's password (the player resets their own, by e-mail),
+nor, short of a superuser, moves the e-mail that reset goes to: either would hand over the account.
+Every change to an account is a line of the staff log.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
@@ -27,11 +32,13 @@ from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
 from accounts.models import Ban, LedgerAccount, StaffAction, User
 from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
 from accounts.services.sign_ins import sign_in_addresses
-from accounts.services.staff_log import log_rights_change, user_rights
+from accounts.services.staff_log import log_account_change, log_rights_change, user_rights
 from accounts.staff_pages import form_token, refuse_if_sent, staff_action_page, staff_log_link, with_new_token
 
 Kind = StaffAction.Kind
 RIGHTS_FIELDS = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")
+# Where the player's own password reset goes: whoever moves it can take the account.
+RESET_FIELDS = ("email",)
 
 
 class BanInline(admin.TabularInline):
@@ -47,6 +54,16 @@ class BanInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+def _plain(value):
+    """A form value as the log's JSON keeps it; times to the second, as the page shows them (the
+    page's boxes drop a sign-up time's microseconds, which is no change anyone made)."""
+    if value is None or isinstance(value, str | int | bool):
+        return value
+    if isinstance(value, datetime):
+        return value.replace(microsecond=0).isoformat()
+    return str(value)
 
 
 @admin.register(User)
@@ -87,7 +104,34 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
         fields = ["chips", "addresses"]
         if obj is not None and not self.may_change_rights(request, obj):
             fields += RIGHTS_FIELDS  # not in the form at all: a posted value is ignored
+        if obj is not None and not request.user.is_superuser and obj.pk != request.user.pk:
+            fields += RESET_FIELDS
         return fields
+
+    def may_set_password(self, request: HttpRequest, obj: User | None) -> bool:
+        """Superusers, on staff accounts only: a player's password is the player's alone."""
+        return obj is not None and request.user.is_superuser and (obj.is_staff or obj.is_superuser)
+
+    def get_fieldsets(self, request: HttpRequest, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or self.may_set_password(request, obj):
+            return fieldsets
+        # The password box is only a link to the form that sets it: not offered where it is refused.
+        return [
+            (name, {**options, "fields": [f for f in options["fields"] if f != "password"]})
+            for name, options in fieldsets
+        ]
+
+    @transaction.atomic
+    def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> HttpResponse:
+        user = self.get_object(request, id)
+        if user is not None and not self.may_set_password(request, user):
+            raise PermissionDenied
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302 and user is not None:
+            done = "set" if User.objects.get(pk=user.pk).has_usable_password() else "unset"
+            log_account_change(staff_user=request.user, user=user, changed={"password": done})
+        return response
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         if not super().has_change_permission(request, obj):
@@ -101,6 +145,16 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
         if change and self.may_change_rights(request, obj):
             request._rights_before = user_rights(user=obj)
         super().save_model(request, obj, form, change)
+        if change:
+            # The details (rights have their own line, in save_related; the password its own page).
+            changed = {
+                field: [_plain(form.initial.get(field)), _plain(form.cleaned_data.get(field))]
+                for field in form.changed_data
+                if field not in RIGHTS_FIELDS
+                and field != "password"
+                and _plain(form.initial.get(field)) != _plain(form.cleaned_data.get(field))
+            }
+            log_account_change(staff_user=request.user, user=obj, changed=changed)
 
     def save_related(self, request: HttpRequest, form, formsets, change: bool) -> None:
         super().save_related(request, form, formsets, change)

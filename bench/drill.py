@@ -63,6 +63,7 @@ class TableState:
     progress: list[float] = field(default_factory=list)  # when any of its players saw a new state
     seen: set[tuple[str, int]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)  # hand numbers its players saw end
+    seats: int = 2
 
 
 @dataclass
@@ -96,6 +97,8 @@ class Report:
     frames: int = 0
     reconnects: int = 0
     moves_sent: int = 0
+    chat_sent: int = 0  # --restless: chat lines and leaves the players sent
+    leaves_sent: int = 0
     flood_closed_4008: list[bool] = field(default_factory=list)
 
 
@@ -142,6 +145,7 @@ class Player:
         self.acted_for: tuple[str, int] | None = None
         self.tried_for: tuple[str, int] | None = None  # a sit or a comeback: once per state seen
         self.counter = 0
+        self.away = False  # a restless player who just left: sits again by its own timer
 
     async def run(self) -> None:
         first = True
@@ -192,12 +196,14 @@ class Player:
 
     async def respond(self, ws: Any, frame: str, stamp: tuple[str, int]) -> None:
         mine = [pos for pos, (is_me, _block) in seat_blocks(frame).items() if is_me]
+        if mine and self.drill.args.restless and await self.restless(ws, frame):
+            return
         if not mine or 'value="comeback"' in frame:
             if self.tried_for == stamp:
                 return  # the answer to the last try (a refusal) carries the same state
             self.tried_for = stamp
             if not mine:
-                if 'class="sit-form"' in frame:
+                if 'class="sit-form"' in frame and not self.away:
                     await self.send(ws, verb="sit", position=str(self.seat), buy_in=str(BUY_IN))
                 return
             # Sitting out: timed out while its server was down, or short of chips. Topping up is
@@ -213,6 +219,34 @@ class Player:
         verb, amount = self.choose(offered, frame)
         self.drill.report.moves_sent += 1
         await self.send(ws, verb=verb, version=str(stamp[1]), epoch=stamp[0], amount=amount)
+
+    async def restless(self, ws: Any, frame: str) -> bool:
+        """The restless players (``--restless``): they talk, leave at any moment (their turn, a
+        svara's join window, the result pause) and sit down again a moment later in another seat of
+        the table. True when they left (nothing more to do on this frame)."""
+        roll = self.rng.random()
+        if roll < 0.04:
+            self.drill.report.chat_sent += 1
+            if self.rng.random() < 0.5:
+                await self.send(ws, verb="chat", phrase=self.rng.choice(["gl", "nh", "ty"]))
+            else:
+                await self.send(ws, verb="chat", text="хубава ръка! " * self.rng.randrange(1, 14))
+        if roll > 0.97:
+            self.drill.report.leaves_sent += 1
+            self.away = True
+            await self.send(ws, verb="leave")
+            asyncio.get_running_loop().call_later(
+                0.5 + self.rng.random() * 2, lambda: asyncio.ensure_future(self.sit_again(ws))
+            )
+            return True
+        return False
+
+    async def sit_again(self, ws: Any) -> None:
+        """Back at the table a moment after leaving, in any seat (the one left may not be free yet)."""
+        self.away = False
+        for seat in self.rng.sample(range(self.table.seats), self.table.seats):
+            self.seat = seat
+            await self.send(ws, verb="sit", position=str(seat), buy_in=str(BUY_IN))
 
     def choose(self, offered: list[str], frame: str) -> tuple[str, str | None]:
         roll = self.rng.random()
@@ -261,7 +295,8 @@ class Drill:
             {
                 "name": f"drill {t}",
                 "stake": STAKE,
-                "seat_count": 2,
+                # Restless players hop seats: a free seat to hop to.
+                "seat_count": 3 if self.args.restless else 2,
                 "dark_play": t % 2 == 0,
                 "turn_seconds": self.args.turn_seconds,
             }
@@ -270,7 +305,7 @@ class Drill:
         made = procs.django_call(self.env, "seed", players=names, tables=tables)
         users = made["users"]
         procs.django_call(self.env, "fund", users=[u["id"] for u in users.values()], chips=FUNDS)
-        self.tables = [TableState(id=t) for t in made["tables"]]
+        self.tables = [TableState(id=t, seats=3 if self.args.restless else 2) for t in made["tables"]]
         for t, table in enumerate(self.tables):
             for s in range(2):
                 user = users[names[2 * t + s]]
@@ -468,6 +503,7 @@ def print_report(report: Report) -> None:
         ("frames with another's card", len(report.leaked_frames)),
         ("server tracebacks", len(report.tracebacks)),
         ("frames / moves / reconnects", f"{report.frames} / {report.moves_sent} / {report.reconnects}"),
+        ("chat lines / leaves (--restless)", f"{report.chat_sent} / {report.leaves_sent}"),
         ("floods closed with 4008", f"{sum(report.flood_closed_4008)} of {len(report.flood_closed_4008)}"),
     ]
     width = max(len(name) for name, _ in rows)
@@ -495,6 +531,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--fault-every", type=float, default=15)
     parser.add_argument("--turn-seconds", type=int, default=8)
     parser.add_argument("--faults", default=",".join(FAULTS))
+    parser.add_argument(
+        "--restless",
+        action="store_true",
+        help="players who chat, leave at any moment and sit again in another seat (3-seat tables)",
+    )
     parser.add_argument(
         "--database-url", default=os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/svara"
     )

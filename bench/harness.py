@@ -81,7 +81,8 @@ def server_env(
         ALLOWED_HOSTS="127.0.0.1,localhost",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
-        **extra,
+        # Every scripted player connects from 127.0.0.1: the per-account limit still holds.
+        **{"SOCKETS_PER_ADDRESS": "0", **extra},
     )
     if redis_url:
         env["REDIS_URL"] = redis_url

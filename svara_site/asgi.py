@@ -27,7 +27,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from svara_site.origins import SameOriginValidator  # noqa: E402
-from svara_site.proxy import AccessLog, RealClient  # noqa: E402
+from svara_site.proxy import AccessLog, RealClient, proxy_networks  # noqa: E402
 from svara_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = RealClient(
@@ -40,6 +40,7 @@ application = RealClient(
         )
     ),
     trusted=settings.TRUSTED_PROXIES,
+    networks=proxy_networks(settings.TRUSTED_PROXY_NETWORKS),
 )
 
 # After everything the process keeps is loaded (svara_site/serving.py says why).

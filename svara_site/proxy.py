@@ -6,10 +6,16 @@ right, and anything left of it is the client's own say (Daphne's ``--proxy-heade
 first entry: the one a client writes). ``RealClient`` puts that address in the ASGI scope's
 ``client``, which is Django's ``REMOTE_ADDR`` (allauth's log-in limits per address read it) and
 what the consumers and the access log see.
+
+The header is believed only from a peer in ``TRUSTED_PROXY_NETWORKS`` (this machine by default,
+where nginx runs): a client that reaches a serving process directly (one bound to more than
+127.0.0.1, or a port opened by mistake) is its own address, whatever it writes (issue 37: a
+spoofed header got round the per-address log-in limit that way).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from typing import Any
@@ -26,9 +32,33 @@ def header(scope: Scope, name: bytes) -> str:
     return ",".join(values)
 
 
-def real_client(scope: Scope, *, trusted: int) -> str | None:
-    """The player's address by ``X-Forwarded-For`` and ``trusted`` proxies; None: keep the peer's."""
-    if trusted <= 0:
+Networks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
+
+
+def proxy_networks(text: str) -> Networks:
+    """``TRUSTED_PROXY_NETWORKS`` ("127.0.0.0/8, ::1/128") as networks; a bad entry raises ValueError."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())
+
+
+LOCAL_PROXIES = proxy_networks("127.0.0.0/8, ::1/128")
+
+
+def from_proxy(scope: Scope, networks: Networks) -> bool:
+    """Whether the connection came from one of our proxies. No peer at all is a Unix socket: local."""
+    peer = (scope.get("client") or (None,))[0]
+    if not peer:
+        return True
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return False
+    return any(address in network for network in networks)
+
+
+def real_client(scope: Scope, *, trusted: int, networks: Networks = LOCAL_PROXIES) -> str | None:
+    """The player's address by ``X-Forwarded-For`` and ``trusted`` proxies; None: keep the peer's
+    (no proxies trusted, or a peer that is none of them)."""
+    if trusted <= 0 or not from_proxy(scope, networks):
         return None
     entries = [e.strip() for e in header(scope, b"x-forwarded-for").split(",") if e.strip()]
     if len(entries) < trusted:
@@ -39,13 +69,14 @@ def real_client(scope: Scope, *, trusted: int) -> str | None:
 class RealClient:
     """ASGI middleware: ``scope["client"]`` becomes the player's address."""
 
-    def __init__(self, app: Any, *, trusted: int) -> None:
+    def __init__(self, app: Any, *, trusted: int, networks: Networks = LOCAL_PROXIES) -> None:
         self.app = app
         self.trusted = trusted
+        self.networks = networks
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):
-            address = real_client(scope, trusted=self.trusted)
+            address = real_client(scope, trusted=self.trusted, networks=self.networks)
             if address is not None:
                 scope = {**scope, "client": (address, 0)}
         await self.app(scope, receive, send)

@@ -19,6 +19,7 @@ import dj_database_url
 from svara_site import config
 from svara_site.config import env_bool, env_int, env_list, stop
 from svara_site.layers import cache_options, channel_layers, check_redis_url
+from svara_site.proxy import proxy_networks
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SVARA_VAR_DIR", BASE_DIR / "var"))
@@ -58,6 +59,14 @@ else:
 # How many proxies stand in front (each appends the address it saw to X-Forwarded-For): the
 # player's address is that many entries from the right (svara_site/proxy.py).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 1 if PUBLIC else 0, maximum=10)
+# Where those proxies connect from: the header is believed from these peers only, so a client that
+# reaches a serving process directly is its own address whatever it writes (this machine by
+# default, where the deploy kit's nginx runs; name the network of a proxy on another machine).
+TRUSTED_PROXY_NETWORKS = os.environ.get("TRUSTED_PROXY_NETWORKS", "127.0.0.0/8,::1/128")
+try:
+    proxy_networks(TRUSTED_PROXY_NETWORKS)
+except ValueError as exc:
+    stop("TRUSTED_PROXY_NETWORKS", f"must be networks separated by commas ({exc})")
 
 INSTALLED_APPS = [
     "daphne",
@@ -88,6 +97,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A session whose user was banned since ends on its next request, with the ban's page.
+    "accounts.middleware.BannedSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -159,6 +170,10 @@ LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 LIVE_TABLE_WORKER = env_bool("LIVE_TABLE_WORKER", False)
 if LIVE_TABLE_WORKER and not REDIS_URL:
     stop("LIVE_TABLE_WORKER", "needs REDIS_URL: the worker shares tables through Redis")
+# Table sockets open at once, per account and per address, in all processes together
+# (games/live/socket_counts.py); 0 turns a limit off. One more is closed with 4429.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 12, minimum=0, maximum=10000)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 48, minimum=0, maximum=100000)
 # Seconds of time bank each player has per sitting at a real table, used when a turn's clock runs
 # out (games/live/turn_time.py); 0 turns it off. Taken into a table's document when it is loaded.
 LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximum=600)

@@ -37,6 +37,7 @@ PERMISSIONS: dict[str, str | None] = {
     Kind.CHAT_DELETE: "games.delete_chatmessage",
     Kind.CHAT_MUTE: "games.add_chatmute",
     Kind.REPORT_CLOSE: "games.change_report",
+    Kind.ACCOUNT: "accounts.change_user",
 }
 
 _REFUSALS: dict[str, str] = {
@@ -52,6 +53,7 @@ _REFUSALS: dict[str, str] = {
     Kind.CHAT_DELETE: gettext_noop("You do not have the right to delete chat messages; nothing was changed."),
     Kind.CHAT_MUTE: gettext_noop("You do not have the right to mute players in chat; nothing was changed."),
     Kind.REPORT_CLOSE: gettext_noop("You do not have the right to close reports; nothing was changed."),
+    Kind.ACCOUNT: gettext_noop("You do not have the right to change accounts; nothing was changed."),
 }
 
 MAX_TOKEN_LENGTH = 100
@@ -192,3 +194,13 @@ def log_rights_change(*, staff_user: User, user: User, before: dict[str, Any]) -
     if not changed:
         return None
     return record_staff_action(staff_user=staff_user, kind=Kind.RIGHTS, user=user, detail=changed)
+
+
+def log_account_change(*, staff_user: User, user: User, changed: dict[str, Any]) -> StaffAction | None:
+    """Log what a staff member changed in someone's account (its details, or ``{"password": "set"}``
+    for a staff account's password, which superusers alone may set); nothing changed, nothing logged.
+    Call it inside the change's own transaction."""
+    check_right(staff_user=staff_user, kind=Kind.ACCOUNT)
+    if not changed:
+        return None
+    return record_staff_action(staff_user=staff_user, kind=Kind.ACCOUNT, user=user, detail=changed)

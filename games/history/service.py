@@ -204,6 +204,17 @@ def _last(rows: list[HandPlayer]) -> int | None:
 # ---------------------------------------------------------------- who may see a hand
 
 
+# The staff's right to look at any stored hand (the admin's hands list shows them too). The staff
+# flag alone is only a way into the admin: a staff account with no permission opened every private
+# table's replays, files and fair checks (issue 37).
+HAND_VIEW_PERMISSION = "games.view_playedhand"
+
+
+def sees_every_hand(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Staff with view rights on hands: they see any ended hand (as a spectator), private ones too."""
+    return bool(user.is_authenticated and user.is_staff and user.has_perm(HAND_VIEW_PERMISSION))
+
+
 @dataclass(frozen=True)
 class Viewing:
     hand: PlayedHand
@@ -219,7 +230,7 @@ def viewing(*, pk: int, user: AbstractBaseUser | AnonymousUser) -> Viewing | Non
     rows = list(hand.players.order_by("position"))
     row = next((r for r in rows if r.user_id == user.pk), None)
     if row is None:
-        return Viewing(hand=hand, seat=None, row=None) if user.is_staff else None
+        return Viewing(hand=hand, seat=None, row=None) if sees_every_hand(user) else None
     return Viewing(hand=hand, seat=seat_in_record(record=hand.record, rows=rows, row=row), row=row)
 
 
@@ -244,14 +255,15 @@ def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) 
     """Whether the fair page may show this hand's seeds and decks to ``user``.
 
     Anyone, for a public table's hand (RULES.md §6: anyone can check it); a private or practice
-    table's hands are for their players and staff, as its replay and its file are (``viewing``).
+    table's hands are for their players and staff with view rights on hands, as its replay and its
+    file are (``viewing``).
     """
     table = hand.table
     if not (table.private or table.practice):
         return True
     if not user.is_authenticated:
         return False
-    return user.is_staff or hand.players.filter(user_id=user.pk).exists()
+    return sees_every_hand(user) or hand.players.filter(user_id=user.pk).exists()
 
 
 def seat_in_record(*, record: object, rows: list[HandPlayer], row: HandPlayer) -> int | None:

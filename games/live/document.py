@@ -5,8 +5,9 @@ The document::
 
     table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status, private, practice
     seats     one entry per position: None or {user_id, name, chips, sitting_out, away,
-              timeouts, leaving, client_seed, bot}. ``chips`` is the seat's ledger balance, which
-              changes only between hands (buy-in, cash-out, settlement).
+              timeouts, leaving, client_seed, bot, added}. ``chips`` is the seat's ledger balance,
+              which changes only between hands (buy-in, cash-out, settlement); chips added during
+              the seat's hand wait in ``added`` (in the ledger already) until it is settled.
     dealer    position of the last hand's dealer (None before the first)
     hand      the hand in play: {number, positions, players, state (engine JSON), server_seed,
               seed_hash, client_seeds, started_at, svara (a svara's pause), moves (each seat's
@@ -64,6 +65,7 @@ class SeatDoc(TypedDict):
     client_seed: str
     bot: NotRequired[str]  # the computer's level where it plays the seat ("" or missing: a person)
     bank: NotRequired[int]  # seconds of time bank left this sitting (turn_time.py); missing: all of it
+    added: NotRequired[int]  # chips added during the seat's hand, joining ``chips`` at its settlement
 
 
 class SvaraPause(TypedDict):
@@ -230,3 +232,31 @@ def hand_of(doc: Doc) -> Hand | None:
 def in_current_hand(doc: Doc, position: int) -> bool:
     hand = doc["hand"]
     return hand is not None and position in hand["positions"]
+
+
+def shape_problem(doc: dict[str, Any]) -> str | None:
+    """What keeps a decoded document from being a table's (None: nothing). The store holds any
+    JSON object; one written by hand or by a bug (valid JSON, wrong shape) would fail every
+    command and the sweep on it, so the service checks the parts every path reads before using
+    it, and quarantines a document that fails (service.py). A few type checks: it runs on
+    every change."""
+    table = doc.get("table")
+    if not isinstance(table, dict) or not isinstance(table.get("stake"), int):
+        return "no table settings with a stake"
+    seats = doc.get("seats")
+    if not isinstance(seats, list) or not seats:
+        return "no list of seats"
+    for seat in seats:
+        if seat is None:
+            continue
+        if not isinstance(seat, dict) or not all(isinstance(seat.get(k), int) for k in ("user_id", "chips")):
+            return "a seat without a player or chips"
+    for key in ("hand", "ended", "timer"):
+        if not isinstance(doc.get(key, 0), dict | None):
+            return f"{key} is neither an object nor null"
+    if not isinstance(doc.get("log"), list) or not isinstance(doc.get("action_ids"), list):
+        return "no log or action ids"
+    timer = doc.get("timer")
+    if timer is not None and not isinstance(timer.get("at"), int | float):
+        return "a timer without a time"
+    return None

@@ -118,10 +118,9 @@ async def close_idle_practice_tables(
     table is read."""
     now = process.now() if now is None else now
     if states is None:
-        store = get_state_store()
         states = {}
-        for key in await store.table_ids():
-            if (state := await store.get(key)) is not None:
+        for key in await get_state_store().table_ids():
+            if (state := await service.read_table(int(key))) is not None:
                 states[key] = state
     closed = []
     for key, state in states.items():

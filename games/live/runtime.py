@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
-from games.live import events, presence, process, records, service
+from games.live import events, presence, process, records, service, socket_counts
 from games.live import transitions as t
 from games.live.clock import TurnClock
-from games.live.document import Doc
+from games.live.document import Doc, Refused, shape_problem
 from games.live.practice import close_idle_practice_tables
-from games.live.store import DueDeadline, Versioned, get_state_store
+from games.live.store import DueDeadline, UnreadableTable, Versioned, get_state_store
+from games.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +29,7 @@ log = logging.getLogger(__name__)
 async def handle_due(due: DueDeadline) -> None:
     """A deadline fired: a turn ran out, the next hand is due, or a result waits to be settled."""
     table_id = int(due.table_id)
-    store = get_state_store()
-    current = await store.get(due.table_id)
+    current = await service.read_table(table_id)  # an unreadable record: quarantined, None
     if not due.matches(current):
         return
     assert current is not None
@@ -98,9 +99,17 @@ async def sweep_overdue(*, now: float | None = None) -> int:
     fired = 0
     states: dict[str, Versioned] = {}
     held = await store.table_ids()
+    held_now = set(held)
     for table_id in held:
-        current = await store.get(table_id)
+        try:
+            # An unreadable record is quarantined here and the table left out of ``held_now``: it
+            # is rebuilt below like a lost one, if the database says it is in play.
+            current = await service.read_table(int(table_id))
+        except Exception:
+            _failed(table_id, now=now)
+            continue
         if current is None:
+            held_now.discard(table_id)
             continue
         states[table_id] = current
         deadline = current.deadline
@@ -116,7 +125,7 @@ async def sweep_overdue(*, now: float | None = None) -> int:
             continue
         _failing.pop(table_id, None)
         fired += 1
-    await recover_lost_tables(held=set(held), now=now)
+    await recover_lost_tables(held=held_now, now=now)
     # The same reads serve the idle check: one pass over the tables every few seconds, not two.
     await close_idle_practice_tables(now=now, states=states)
     return fired
@@ -143,6 +152,55 @@ async def recover_lost_tables(*, held: set[str], now: float) -> list[int]:
     return recovered
 
 
+@dataclass(frozen=True)
+class Trouble:
+    """A table an operator should look at (``manage.py live_tables``): ``what`` is "overdue" (its
+    deadline passed OVERDUE_GRACE ago and nothing fired it), "unreadable" (its record is not a
+    table's document; the next read quarantines it) or "quarantined" (a record set aside)."""
+
+    table_id: str
+    what: str
+    detail: str
+
+
+async def troubled_tables(*, now: float | None = None) -> list[Trouble]:
+    """Every overdue, unreadable or quarantined table; reading only, nothing is changed."""
+    store = get_state_store()
+    now = process.now() if now is None else now
+    found = []
+    for table_id in await store.table_ids():
+        try:
+            current = await store.get(table_id)
+            problem = shape_problem(current.doc) if current is not None else None
+        except UnreadableTable as exc:
+            current, problem = None, exc.reason
+        if problem is not None:
+            found.append(Trouble(table_id, "unreadable", problem))
+            continue
+        deadline = current.deadline if current is not None else None
+        if current is not None and deadline is not None and deadline.at <= now - OVERDUE_GRACE:
+            kind = (current.doc.get("timer") or {}).get("kind", "?")
+            late = f"its {kind} deadline passed {now - deadline.at:.0f} s ago"
+            found.append(Trouble(table_id, "overdue", late))
+    for kept in await store.quarantined():
+        kept_text = f"{kept.reason} ({len(kept.raw)} characters kept)"
+        found.append(Trouble(kept.table_id, "quarantined", kept_text))
+    return found
+
+
+async def rebuild_table(*, table_id: int, reason: str) -> Versioned:
+    """Set the table's record aside (quarantined, kept for a look) and rebuild the table from the
+    database, as a table the store lost: the hand in play, if any, is cancelled and every seat has
+    what it had when that hand began. For a table that is stuck; the operator's command.
+    ``Refused`` (nothing changed) for a table that does not exist or is closed."""
+    table = await service.in_db(records.load_table)(table_id)
+    if table.status != Table.Status.OPEN:
+        raise Refused(f"table {table_id} is closed: there is nothing in play to rebuild")
+    await get_state_store().quarantine(str(table_id), reason=reason, at=process.now())
+    _failing.pop(str(table_id), None)
+    return await service.load_table_state(table_id)
+
+
 async def _sweep_forever() -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY)
@@ -150,6 +208,10 @@ async def _sweep_forever() -> None:
             await presence.vouch()  # this process's sockets are still open (the staff's count)
         except Exception:
             log.warning("presence: could not vouch for this process's sockets", exc_info=True)
+        try:
+            await socket_counts.vouch()  # and still hold their places (the limit per player)
+        except Exception:
+            log.warning("socket counts: could not vouch for this process's sockets", exc_info=True)
         try:
             await sweep_overdue()
         except Exception:  # the sweep must outlive a bad table or a store hiccup

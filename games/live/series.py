@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -35,7 +36,12 @@ def series_for_next_hand(*, table_id: int, now: datetime) -> SeedSeries:
     """The series the table's next hand deals from: the open one, or a new one when there is none
     or it has expired (revealed here). Call it inside the transaction that numbers the hand: the
     table's row is locked then, so two processes never open two series for one table."""
-    current = SeedSeries.objects.filter(table_id=table_id, revealed_at__isnull=True).first()
+    # The series' row is locked until the hand is committed: a reveal (reveal_if_expired) takes
+    # the same lock, so it waits and then sees this hand in play, or revealed first and this
+    # deal, finding no open series once the lock is its, opens a new one.
+    current = (
+        SeedSeries.objects.select_for_update().filter(table_id=table_id, revealed_at__isnull=True).first()
+    )
     if current is not None and series_expired(started_at=current.started_at, now=now):
         _reveal(current, reason=SeedSeries.EndReason.EXPIRED, now=now)
         current = None
@@ -51,10 +57,13 @@ def series_for_next_hand(*, table_id: int, now: datetime) -> SeedSeries:
 def end_series(*, table_id: int, reason: str) -> SeedSeries | None:
     """End the table's open series and reveal its seed (the last player left, the table closed).
     Its hands in play, if any, are not dealt on: the caller has cancelled or settled them."""
-    current = SeedSeries.objects.filter(table_id=table_id, revealed_at__isnull=True).first()
-    if current is None:
-        return None
-    _reveal(current, reason=reason, now=timezone.now())
+    with transaction.atomic():  # the series' row lock, as the deal and reveal_if_expired take it
+        current = (
+            SeedSeries.objects.select_for_update().filter(table_id=table_id, revealed_at__isnull=True).first()
+        )
+        if current is None:
+            return None
+        _reveal(current, reason=reason, now=timezone.now())
     return current
 
 
@@ -64,9 +73,18 @@ def reveal_if_expired(series: SeedSeries, *, now: datetime | None = None) -> boo
     now = now or timezone.now()
     if series.revealed or not series_expired(started_at=series.started_at, now=now):
         return series.revealed
-    if PlayedHand.objects.filter(series=series, status=PlayedHand.Status.IN_PLAY).exists():
-        return False
-    _reveal(series, reason=SeedSeries.EndReason.EXPIRED, now=now)
+    # The check and the reveal under the series' row lock, which the deal holds from taking the
+    # series to committing its hand (series_for_next_hand): a deal that took the series just
+    # before its day ended and commits just after is waited for and seen. On SQLite, without row
+    # locks, the IMMEDIATE transaction (settings.py) takes the database's write lock first: it
+    # waits for the deal's commit the same way.
+    with transaction.atomic():
+        locked = SeedSeries.objects.select_for_update().get(pk=series.pk)
+        if locked.revealed_at is None:
+            if PlayedHand.objects.filter(series=series, status=PlayedHand.Status.IN_PLAY).exists():
+                return False
+            _reveal(locked, reason=SeedSeries.EndReason.EXPIRED, now=now)
+    series.revealed_at, series.end_reason = locked.revealed_at, locked.end_reason
     return True
 
 

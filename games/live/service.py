@@ -26,13 +26,14 @@ from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
 from games.live import announced, events, process, records
 from games.live import transitions as t
-from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of
+from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of, shape_problem
 from games.live.entries import entry, set_notice
 from games.live.store import (
     Deadline,
     StateStore,
     TableExists,
     TableMissing,
+    UnreadableTable,
     Versioned,
     get_state_store,
     retry_update,
@@ -108,6 +109,7 @@ async def update_table(
 
     def fn(current: Versioned) -> tuple[Doc, Deadline | None] | None:
         nonlocal wrote
+        _check_shape(table_id, current)
         doc = change(current)
         wrote = doc is not None
         if doc is None:
@@ -122,7 +124,9 @@ async def update_table(
 
     try:
         state = await retry_update(store, _key(table_id), fn)
-    except TableMissing:
+    except (TableMissing, UnreadableTable) as exc:
+        if isinstance(exc, UnreadableTable):
+            await set_aside(exc)
         await load_table_state(table_id)
         state = await retry_update(store, _key(table_id), fn)
     if wrote:
@@ -142,10 +146,10 @@ async def load_table_state(table_id: int) -> Versioned:
     that was in play is cancelled, and as the ledger moves chips only when a hand is settled,
     every seat has exactly what it had when that hand began.
     """
-    store = get_state_store()
-    state = await store.get(_key(table_id))
+    state = await read_table(table_id)
     if state is not None:
         return state
+    store = get_state_store()
     doc, numbered = await database_sync_to_async(_rebuild_doc)(table_id)
     try:
         state = await store.create(_key(table_id), doc, deadline=_deadline(doc))
@@ -163,6 +167,37 @@ async def load_table_state(table_id: int) -> Versioned:
         log.warning("table %s rebuilt; hands %s cancelled", table_id, cancelled)
     await _broadcast(table_id, state)
     return state
+
+
+def _check_shape(table_id: int, state: Versioned) -> None:
+    problem = shape_problem(state.doc)
+    if problem is not None:
+        raise UnreadableTable(_key(table_id), problem)
+
+
+async def read_table(table_id: int) -> Versioned | None:
+    """The table's state as the store holds it, or None when it holds none. A record that is not
+    a table's document (not JSON, or the wrong shape) is quarantined (``set_aside``) and counts as
+    none: the caller rebuilds the table from the database as it does a table the store lost."""
+    try:
+        state = await get_state_store().get(_key(table_id))
+        if state is not None:
+            _check_shape(table_id, state)
+        return state
+    except UnreadableTable as exc:
+        await set_aside(exc)
+        return None
+
+
+async def set_aside(exc: UnreadableTable) -> None:
+    """Quarantine an unreadable record under its own key (the operator lists it with ``manage.py
+    live_tables``, ``/healthz`` counts it) and forget the table: its next use rebuilds it."""
+    log.error(
+        "table %s: its record in the store is unreadable (%s); quarantined, rebuilt from the database",
+        exc.table_id,
+        exc.reason,
+    )
+    await get_state_store().quarantine(exc.table_id, reason=exc.reason, at=process.now())
 
 
 def _rebuild_doc(table_id: int) -> tuple[Doc, int]:
@@ -240,9 +275,11 @@ async def table_add_chips(*, user: User, table_id: int, amount: object) -> Versi
         raise Refused(_("you are not seated at this table"))
     if in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         raise Refused(_("chips can be added between hands"))
-    chips = await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
+    # The check above is on the table as it was: a hand may be dealt before the ledger's move
+    # lands on the table, so the table takes the amount inside its compare-and-set (t.add_chips).
+    await database_sync_to_async(records.add_chips)(user=user, table_id=table_id, amount=amount)
     return await update_table(
-        table_id, lambda s: t.set_chips(s.doc, user_id=user.pk, chips=chips, now=process.now())
+        table_id, lambda s: t.add_chips(s.doc, user_id=user.pk, amount=amount, now=process.now())
     )
 
 
@@ -328,8 +365,7 @@ async def settle(*, table_id: int, current: Versioned | None = None) -> Versione
 
     ``current``: the state just read by the caller (the clock's), saving a read; the
     compare-and-set checks it like any other."""
-    store = get_state_store()
-    state = current or await store.get(_key(table_id))
+    state = current or await read_table(table_id)
     if state is None or not state.doc.get("ended"):
         return state or await load_table_state(table_id)
     ended = state.doc["ended"]

@@ -23,7 +23,7 @@ from games.live import process, records, series, service
 from games.live import transitions as t
 from games.live.document import Doc, Refused, copy_doc, position_of
 from games.live.entries import LOG_KEPT, entry, set_notice
-from games.live.store import Versioned, get_state_store
+from games.live.store import Versioned
 from games.models import Seat, SeedSeries, Table, TableEvent
 
 log = logging.getLogger(__name__)
@@ -220,7 +220,7 @@ async def table_follow_settings(*, table_id: int, new: Mapping[str, Any]) -> Non
 
     No database work here: the admin calls it once its own transaction has committed.
     """
-    if new and await get_state_store().get(str(table_id)) is not None:
+    if new and await service.read_table(table_id) is not None:
         await service.update_table(
             table_id, lambda current: _with_settings(current.doc, new), settle_ended=False
         )

@@ -143,6 +143,29 @@ class TableMissing(StateError):
     """``retry_update`` on a table the store does not hold (never created, deleted, or lost)."""
 
 
+class UnreadableTable(StateError):
+    """The store holds text for the table that is not a table's document: not JSON, not a JSON
+    object (raised by ``get``), or an object of the wrong shape (raised by the table service's
+    check, games.live.document.check_shape). The table service quarantines it and rebuilds the
+    table from the database, so one bad record holds up no other table."""
+
+    def __init__(self, table_id: str, reason: str) -> None:
+        super().__init__(f"table {table_id}: {reason}")
+        self.table_id = table_id
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A table's record set aside as unreadable (``StateStore.quarantine``), kept for a person to
+    look at: the text as it was stored, why, and when (unix seconds)."""
+
+    table_id: str
+    reason: str
+    at: float
+    raw: str
+
+
 def _check_table_id(table_id: object) -> str:
     if not isinstance(table_id, str) or not table_id:
         raise TypeError(f"table_id must be a non-empty str, got {table_id!r}")
@@ -152,6 +175,18 @@ def _check_table_id(table_id: object) -> str:
 # Reads decode with orjson, about four times as fast as json.loads on a table's document (the
 # hottest path of a busy server: every change reads and writes one).
 _decode: Final = orjson.loads
+
+
+def _decode_record(table_id: str, text: str) -> Doc:
+    """The stored text as a document, or ``UnreadableTable``: a bad record must not take the
+    reader (the sweep, the worker's start) down with a decoding error."""
+    try:
+        doc = _decode(text)
+    except orjson.JSONDecodeError as exc:
+        raise UnreadableTable(table_id, f"not JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise UnreadableTable(table_id, f"not a JSON object but {type(doc).__name__}")
+    return doc
 
 
 def _encode(doc: object) -> tuple[str, Doc]:
@@ -226,6 +261,21 @@ class StateStore(abc.ABC):
     async def next_deadline(self) -> float | None:
         """When the earliest pending deadline is due, or None when there is none."""
 
+    # Both backends implement these three; a wrapper made for a test need not.
+    async def quarantine(self, table_id: str, *, reason: str, at: float) -> bool:
+        """Set the table's record aside, as it is stored, under its own key, and forget the table
+        and its deadline (as ``delete``): the next use rebuilds it from the database. A record
+        quarantined again replaces the one kept. True if there was a record."""
+        raise NotImplementedError
+
+    async def quarantined(self) -> list[Quarantined]:
+        """The records set aside, by table id."""
+        raise NotImplementedError
+
+    async def forget_quarantined(self, table_id: str) -> bool:
+        """Drop a quarantined record (a person looked at it); True if there was one."""
+        raise NotImplementedError
+
     async def aclose(self) -> None:  # noqa: B027 - optional hook, the memory store has nothing to close
         """Release connections."""
 
@@ -273,6 +323,7 @@ class MemoryStateStore(StateStore):
         self._lock = threading.Lock()
         self._records: dict[str, _Record] = {}
         self._pending: dict[str, Deadline] = {}  # table_id -> deadline not yet claimed
+        self._quarantined: dict[str, Quarantined] = {}
 
     async def get(self, table_id: str) -> Versioned | None:
         _check_table_id(table_id)
@@ -282,7 +333,7 @@ class MemoryStateStore(StateStore):
             return None
         return Versioned(
             version=record.version,
-            doc=_decode(record.doc_json),
+            doc=_decode_record(table_id, record.doc_json),
             deadline=record.deadline,
             raw=record.doc_json,
         )
@@ -320,6 +371,39 @@ class MemoryStateStore(StateStore):
         with self._lock:
             return sorted(self._records)
 
+    async def quarantine(self, table_id: str, *, reason: str, at: float) -> bool:
+        _check_table_id(table_id)
+        with self._lock:
+            self._pending.pop(table_id, None)
+            record = self._records.pop(table_id, None)
+            if record is None:
+                return False
+            self._quarantined[table_id] = Quarantined(
+                table_id=table_id, reason=reason, at=at, raw=record.doc_json
+            )
+            return True
+
+    async def quarantined(self) -> list[Quarantined]:
+        with self._lock:
+            return [self._quarantined[k] for k in sorted(self._quarantined)]
+
+    def quarantined_count(self) -> int:
+        """How many records are set aside (synchronous, for ``/healthz``)."""
+        with self._lock:
+            return len(self._quarantined)
+
+    async def forget_quarantined(self, table_id: str) -> bool:
+        with self._lock:
+            return self._quarantined.pop(table_id, None) is not None
+
+    def put_raw(self, table_id: str, text: str) -> None:
+        """Store ``text`` as the table's record as it is, bypassing every check: for tests that
+        need a bad record, as Redis would hold one written by hand or by an older release."""
+        with self._lock:
+            current = self._records.get(table_id)
+            version = (current.version if current else 0) + 1
+            self._records[table_id] = _Record(version=version, doc_json=text, deadline=None)
+
     async def claim_due(self, *, now: float, limit: int = 100) -> list[DueDeadline]:
         with self._lock:
             due = sorted(
@@ -344,6 +428,8 @@ class MemoryStateStore(StateStore):
 #                    i (incarnation: a random token set when the table is created, see below)
 #   P deadlines      sorted set: member table_id, score = at; only deadlines not yet claimed
 #   P tables         set of table ids (table_ids() without SCAN)
+#   P q:<table_id>   hash: doc (the text as it was stored), reason, at: a record set aside as unreadable
+#   P quarantined    set of the table ids with a record set aside (``/healthz`` counts it)
 # Versions start again at 1 when a lost table is rebuilt, so "version 4" can name two different
 # states, one from before the loss; a store instance that remembers the older one (``recent``)
 # must not overwrite the newer. The incarnation tells them apart: a compare-and-set from a state
@@ -399,6 +485,34 @@ return redis.call('DEL', KEYS[1])
 """
 
 
+_QUARANTINE_LUA: Final = """
+local kind = redis.call('TYPE', KEYS[1])['ok']
+local doc = false
+if kind == 'hash' then
+  doc = redis.call('HGET', KEYS[1], 'doc') or ''
+elseif kind == 'string' then
+  doc = redis.call('GET', KEYS[1])
+elseif kind ~= 'none' then
+  doc = '(a Redis ' .. kind .. ')'
+end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('DEL', KEYS[1])
+if not doc then
+  return 0
+end
+redis.call('DEL', KEYS[4])
+redis.call('HSET', KEYS[4], 'doc', doc, 'reason', ARGV[2], 'at', ARGV[3])
+redis.call('SADD', KEYS[5], ARGV[1])
+return 1
+"""
+
+
+def quarantine_set_key(prefix: str) -> str:
+    """The Redis set of the table ids whose record is quarantined (read by ``/healthz``)."""
+    return f"{prefix}quarantined"
+
+
 def _new_incarnation(expected_version: int) -> str:
     """A fresh incarnation token for a write that creates the table; other writes need none."""
     return secrets.token_hex(8) if expected_version == 0 else ""
@@ -426,6 +540,8 @@ class RedisStateStore(StateStore):
         self._cas = client.register_script(_CAS_LUA)
         self._claim = client.register_script(_CLAIM_LUA)
         self._delete = client.register_script(_DELETE_LUA)
+        self._quarantine = client.register_script(_QUARANTINE_LUA)
+        self._quarantined_key = quarantine_set_key(prefix)
         # table_id -> the state last read, written or observed here (``recent``).
         self._seen: dict[str, Versioned] = {}
 
@@ -448,16 +564,30 @@ class RedisStateStore(StateStore):
 
     async def get(self, table_id: str) -> Versioned | None:
         _check_table_id(table_id)
-        version, doc_json, at, dv, incarnation = await self._redis.hmget(
-            self._state_key(table_id), ["v", "doc", "dat", "dv", "i"]
-        )
+        try:
+            version, doc_json, at, dv, incarnation = await self._redis.hmget(
+                self._state_key(table_id), ["v", "doc", "dat", "dv", "i"]
+            )
+        except aioredis.ResponseError as exc:
+            if "WRONGTYPE" not in str(exc):
+                raise
+            self._seen.pop(table_id, None)
+            raise UnreadableTable(table_id, "not a Redis hash") from None
         if version is None or doc_json is None:
             self._seen.pop(table_id, None)
             return None
-        deadline = _deadline_from(at, dv)
+        try:
+            doc = _decode_record(table_id, doc_json)
+            deadline = _deadline_from(at, dv)
+            number = int(version)
+        except (UnreadableTable, ValueError) as exc:
+            self._seen.pop(table_id, None)
+            if isinstance(exc, UnreadableTable):
+                raise
+            raise UnreadableTable(table_id, f"a bad version or deadline ({exc})") from None
         state = Versioned(
-            version=int(version),
-            doc=_decode(doc_json),
+            version=number,
+            doc=doc,
             deadline=deadline,
             raw=doc_json,
             incarnation=incarnation or "",
@@ -546,6 +676,38 @@ class RedisStateStore(StateStore):
 
     async def table_ids(self) -> list[str]:
         return sorted(await self._redis.smembers(self._tables_key))
+
+    def _quarantine_key(self, table_id: str) -> str:
+        return f"{self._prefix}q:{table_id}"
+
+    async def quarantine(self, table_id: str, *, reason: str, at: float) -> bool:
+        _check_table_id(table_id)
+        self._seen.pop(table_id, None)
+        moved = await self._quarantine(
+            keys=[
+                self._state_key(table_id),
+                self._deadlines_key,
+                self._tables_key,
+                self._quarantine_key(table_id),
+                self._quarantined_key,
+            ],
+            args=[table_id, reason, repr(float(at))],
+        )
+        return bool(moved)
+
+    async def quarantined(self) -> list[Quarantined]:
+        found = []
+        for table_id in sorted(await self._redis.smembers(self._quarantined_key)):
+            doc, reason, at = await self._redis.hmget(self._quarantine_key(table_id), ["doc", "reason", "at"])
+            found.append(
+                Quarantined(table_id=table_id, reason=reason or "", at=float(at or 0), raw=doc or "")
+            )
+        return found
+
+    async def forget_quarantined(self, table_id: str) -> bool:
+        _check_table_id(table_id)
+        await self._redis.delete(self._quarantine_key(table_id))
+        return bool(await self._redis.srem(self._quarantined_key, table_id))
 
     async def claim_due(self, *, now: float, limit: int = 100) -> list[DueDeadline]:
         if limit <= 0:

@@ -30,6 +30,7 @@ from games.live.document import (
     copy_with_own_seat,
     hand_doc,
     hand_of,
+    in_current_hand,
     position_of,
     seat_at,
 )
@@ -555,6 +556,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
         return doc
     for pos, count in ended_chips(doc).items():
         seat_at(doc, pos)["chips"] = count
+    _take_added_chips(doc)
     for pos, seat in enumerate(doc["seats"]):
         if seat and seat["user_id"] in left:
             doc["seats"][pos] = None
@@ -615,6 +617,47 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     return doc
 
 
+def add_chips(doc: Doc, *, user_id: int, amount: int, now: float) -> Doc:
+    """Chips the ledger has just moved onto the player's seat (records.add_chips) reach the table.
+
+    By the amount, not by the balance the ledger read: in the same compare-and-set as the check of
+    whether the seat plays a hand, so however the add and a deal or a settlement interleave, the
+    seat's chips between hands are its ledger account. Added while the seat is in a hand (the
+    service checked "between hands?" on an older copy, and a hand was dealt since), the chips wait
+    beside the seat (``added``) and join its stack when the hand is settled or cancelled: the hand
+    plays the stacks it was dealt with, and its settlement does not write over the add."""
+    doc, pos = copy_with_own_seat(doc, user_id=user_id)
+    seat = seat_at(doc, pos)
+    if in_current_hand(doc, pos) or _in_ended(doc, pos):
+        seat["added"] = seat.get("added", 0) + amount
+        add_line(
+            doc,
+            gettext_noop("%(name)s adds %(chips)s after this hand"),
+            name=seat["name"],
+            chips=amount,
+        )
+        return doc
+    seat["chips"] += amount
+    chips = seat["chips"]
+    if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
+        seat["sitting_out"] = False
+    add_line(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
+    schedule_start(doc, now=now)
+    return doc
+
+
+def _in_ended(doc: Doc, pos: int) -> bool:
+    ended = doc["ended"]
+    return ended is not None and pos in ended["positions"]
+
+
+def _take_added_chips(doc: Doc) -> None:
+    """Chips added during a hand join their seats' stacks, now that it is settled or cancelled."""
+    for seat in doc["seats"]:
+        if seat and seat.get("added"):
+            seat["chips"] += seat.pop("added")
+
+
 def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
     seat = seat_at(doc, pos)
@@ -665,6 +708,7 @@ def cancel_hand(doc: Doc, *, notice: dict[str, Any] | str, now: float) -> Doc:
             notice=notice,
         )
     doc["hand"] = None
+    _take_added_chips(doc)
     set_notice(doc, notice)
     doc["timer"] = None
     for seat in doc["seats"]:

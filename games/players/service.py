@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
 from accounts.services.profile import HandStats
+from games.history.service import sees_every_hand
 from games.models import HandPlayer, PlayedHand, Standing
 from games.players.chart import Chart, chips_chart
 from games.standings.periods import ALL_TIME, Period, period_start
@@ -174,7 +175,7 @@ def recent_hands(*, player: User, viewer: AbstractBaseUser | AnonymousUser) -> l
     ids = [row.hand_id for row in rows]
     if not viewer.is_authenticated:
         mine: set[int] = set()
-    elif viewer.pk == player.pk or viewer.is_staff:
+    elif viewer.pk == player.pk or sees_every_hand(viewer):
         mine = set(ids)
     else:
         mine = set(

@@ -15,7 +15,7 @@ from games.models import ChatMessage
 from games.reports.forms import ReportForm
 from games.social import reports
 from games.social.refusals import Refused
-from games.tables.access import can_view
+from games.tables.access import was_at_table
 
 FORM = "reports/report.html"
 
@@ -61,8 +61,8 @@ def report_player(request: HttpRequest, username: str) -> HttpResponse:
 @login_required
 def report_message(request: HttpRequest, message_id: int) -> HttpResponse:
     line = reports.message_to_report(message_id=message_id)
-    # A line at a table the player may not open is answered like a missing one.
-    if line is None or not can_view(user=request.user, table=line.table, invited=False):
+    # A line at a table the player may not open, and never sat at, is answered like a missing one.
+    if line is None or not was_at_table(user=request.user, table=line.table, session=request.session):
         return _missing(request, _("There is no such message, or it was deleted."))
     form = ReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():

@@ -16,18 +16,19 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from games.engine.chain import GENESIS, check_chain
 from games.engine.verify import SERIES_FORMAT, check_hand, check_series
+from games.history.service import sees_every_hand
 from games.live import series as seed_series
 from games.models import PlayedHand, SeedSeries, Table
 
 
 def may_check_table(*, table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Anyone, for a public table; a private or practice table's series are for those who played
-    at it and staff (as its hands are: games.history.service.may_check_hand)."""
+    at it and staff with view rights on hands (as its hands are: games.history.service.may_check_hand)."""
     if not (table.private or table.practice):
         return True
     if not user.is_authenticated:
         return False
-    return user.is_staff or PlayedHand.objects.filter(table=table, players__user_id=user.pk).exists()
+    return sees_every_hand(user) or PlayedHand.objects.filter(table=table, players__user_id=user.pk).exists()
 
 
 def find_series(*, table_id: int, number: int) -> SeedSeries | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
-from games.models import Seat, Table
+from games.models import HandPlayer, Seat, Table, TableEvent
 
 
 def can_view(*, user: User, table: Table, invited: bool) -> bool:
@@ -33,3 +33,17 @@ def may_view_table(*, user: User, table_id: int, session: Any) -> bool:
         return False
     invited = session is not None and table.pk in session.get(INVITES_SESSION_KEY, [])
     return can_view(user=user, table=table, invited=invited)
+
+
+def was_at_table(*, user: User, table: Table, session: Any) -> bool:
+    """Whether the user may see what was said at a table (to report a line of its chat): whoever
+    may open it now (``may_view_table``'s rule, the invite in the session too), and whoever sat or
+    played there once. A player who left a private table has no seat there any more, yet heard
+    what was said to them (issue 37: they got 404 when reporting it)."""
+    invited = session is not None and table.pk in session.get(INVITES_SESSION_KEY, [])
+    if can_view(user=user, table=table, invited=invited):
+        return True
+    if not user.is_authenticated:
+        return False
+    sat = TableEvent.objects.filter(table=table, user=user, kind=TableEvent.Kind.SAT)
+    return sat.exists() or HandPlayer.objects.filter(hand__table=table, user=user).exists()

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine.hand import PLAYER_VERBS
-from games.live import announced, ejection, practice, presence, runtime, service
+from games.live import announced, ejection, practice, presence, runtime, service, socket_counts
 from games.live.store import StateError
 from games.live.views import build_view
 from games.social import chat, ignores
@@ -106,6 +106,28 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         except service.Refused:
             await self.close(code=4404)
             return
+        # Each socket renders its own view on every change: an account's or an address's sockets
+        # are limited in all processes together, so one player cannot multiply a flood's cost.
+        client = self.scope.get("client") or (None,)
+        too_many = await socket_counts.claim(
+            socket_id=self.channel_name, user_id=self.user.pk, address=client[0]
+        )
+        if too_many is not None:
+            log.warning(
+                "table %s: socket of user %s refused, over the %s limit of %s",
+                self.table_id,
+                self.user.pk,
+                too_many.over,
+                too_many.limit,
+            )
+            # Accepted, then closed: a socket closed before it is accepted reaches the page as a
+            # failed handshake (1006), after which the page would reconnect at once, forever.
+            self.closed = True
+            await self.accept()
+            await self.close(
+                code=socket_limits.TOO_MANY_SOCKETS, reason=socket_limits.too_many_reason(too_many)
+            )
+            return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
@@ -120,6 +142,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # (it may be half-way between the database and the store) but sends nothing.
         self.closed = True
         await presence.socket_closed(socket_id=self.channel_name)
+        await socket_counts.release(socket_id=self.channel_name)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(ejection.user_group(self.user.pk), self.channel_name)

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from games.live import socket_counts
+
 MAX_MESSAGE = 4096  # characters of one message a consumer reads; a form is a few hundred
 # Daphne's --websocket-max-message-size (the Makefile's WS_MAX_MESSAGE, the deploy kit): its
 # WebSocket library (autobahn) refuses a message over it both ways, so it is also the most one
@@ -23,6 +25,16 @@ MAX_MESSAGE = 4096  # characters of one message a consumer reads; a form is a fe
 SERVER_FRAME_BYTES = 16384
 POLICY_VIOLATION = 4008  # a client that broke the socket's rules (1008 in RFC 6455's own range)
 MAX_COMMANDS_IN_FLIGHT = 8  # a table socket's commands queued or running: a page waits for answers
+# One table socket too many for its account or address (games.live.socket_counts): the page
+# says so and does not reconnect by itself.
+TOO_MANY_SOCKETS = socket_counts.TOO_MANY_CLOSE_CODE
+
+
+def too_many_reason(too_many: socket_counts.TooMany) -> str:
+    """The close frame's reason (English, at most 123 bytes): the page words its own message."""
+    if too_many.over == "user":
+        return f"too many table pages open for this account (at most {too_many.limit})"
+    return f"too many table pages open from this address (at most {too_many.limit})"
 
 
 @dataclass

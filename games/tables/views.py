@@ -80,7 +80,10 @@ def _back(request: HttpRequest, notice: str, *, error: bool = False) -> HttpResp
         return HttpResponse(status=400 if error else 204, content=notice if error else b"")
     (messages.error if error else messages.success)(request, notice)
     target = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+    # An https page goes on over https only (a next= over http:// would take it down).
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         target = reverse("ignored_players")
     return redirect(target)
 

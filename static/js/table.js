@@ -291,6 +291,7 @@
     // The extension reconnects by itself only after these codes; others mean "reload".
     var code = e.detail && e.detail.event ? e.detail.event.code : 0;
     if ([1006, 1011, 1012, 1013].indexOf(code) >= 0) status("lost", "lost");
+    else if (code === 4429) status("toomany", "lost"); // this account's or address's limit of table pages
     else status("closed", "lost");
     offline(true);
   });

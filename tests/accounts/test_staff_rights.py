@@ -235,17 +235,19 @@ def test_a_help_desk_user_cannot_make_themselves_superuser(client, snapshot):
     assert response.status_code == 302
     assert rights_of(helper) == rights  # the e-mail changed, the rights did not
     assert User.objects.get(pk=helper.pk).email == "helper@example.com"
-    assert state(snapshot)[2] == before[2]  # nothing in the staff log either
+    # The staff log has the e-mail (every change to an account is there), not the rights.
+    logged = StaffAction.objects.exclude(pk__in=[row["id"] for row in before[2]])
+    assert [(a.kind, list(a.detail)) for a in logged] == [("account", ["email"])]
 
 
 def test_a_help_desk_user_changes_a_players_details_but_not_their_rights(client, target):
     login(client, help_desk())
     rights = rights_of(target)
     data = change_form(client, target, **RIGHTS, user_permissions=[Permission.objects.first().pk])
-    data["email"] = "new@example.com"
+    data["first_name"] = "Ann"
     assert client.post(reverse("admin:accounts_user_change", args=[target.pk]), data).status_code == 302
     assert rights_of(target) == rights
-    assert User.objects.get(pk=target.pk).email == "new@example.com"
+    assert User.objects.get(pk=target.pk).first_name == "Ann"
 
 
 def test_a_help_desk_user_cannot_change_a_staff_account_nor_its_password(client, snapshot):
@@ -291,3 +293,61 @@ def test_a_superuser_changes_others_rights_logged_but_never_their_own(client):
     assert client.post(reverse("admin:accounts_user_change", args=[boss.pk]), data).status_code == 302
     assert rights_of(boss)[:3] == (True, True, True)
     assert StaffAction.objects.filter(kind="rights").count() == 1
+
+
+# --- accounts: staff never set a player's password, and every change is in the staff log ---
+
+NEW_PASSWORD = {"password1": "x-Long-pass-1", "password2": "x-Long-pass-1", "set_usable_password": "true"}
+
+
+@pytest.mark.parametrize("role", [help_desk, superuser])
+def test_no_staff_member_sets_a_players_password(client, target, snapshot, role):
+    """Issue 37: the help desk's "change user" set a player's password and the login worked."""
+    login(client, role())
+    before, password = state(snapshot), User.objects.get(pk=target.pk).password
+    url = reverse("admin:auth_user_password_change", args=[target.pk])
+    assert client.get(url).status_code == 403
+    assert client.post(url, NEW_PASSWORD).status_code == 403
+    assert state(snapshot) == before and User.objects.get(pk=target.pk).password == password
+    client.logout()
+    assert not client.login(username=target.username, password=NEW_PASSWORD["password1"])
+
+
+def test_the_players_page_offers_no_password_form(client, target):
+    login(client, superuser())
+    page = client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
+    assert "../password/" not in page
+    assert reverse("admin:auth_user_password_change", args=[target.pk]) not in page
+
+
+def test_a_superuser_sets_a_staff_accounts_password_logged(client):
+    boss, helper = superuser(), help_desk()
+    login(client, boss)
+    url = reverse("admin:auth_user_password_change", args=[helper.pk])
+    assert client.post(url, NEW_PASSWORD).status_code == 302
+    action = StaffAction.objects.get(kind="account", user=helper)
+    assert action.staff_user == boss and action.detail == {"password": "set"}
+
+
+def test_a_help_desk_change_to_a_player_is_in_the_staff_log(client, target):
+    helper = help_desk()
+    login(client, helper)
+    data = change_form(client, target, first_name="Ann", last_name="Lee")
+    assert client.post(reverse("admin:accounts_user_change", args=[target.pk]), data).status_code == 302
+    action = StaffAction.objects.get(kind="account")
+    assert (action.staff_user, action.user) == (helper, target)
+    assert action.detail == {"first_name": ["", "Ann"], "last_name": ["", "Lee"]}
+    # Saving the page with nothing changed logs nothing.
+    data = change_form(client, target)
+    assert client.post(reverse("admin:accounts_user_change", args=[target.pk]), data).status_code == 302
+    assert StaffAction.objects.filter(kind="account").count() == 1
+
+
+def test_the_help_desk_cannot_move_a_players_email_to_reset_their_password(client, target):
+    """The e-mail is where the player's own reset goes: changing it would be a takeover too."""
+    login(client, help_desk())
+    email = User.objects.get(pk=target.pk).email
+    data = change_form(client, target, email="thief@example.com")
+    assert client.post(reverse("admin:accounts_user_change", args=[target.pk]), data).status_code == 302
+    assert User.objects.get(pk=target.pk).email == email
+    assert not StaffAction.objects.filter(kind="account").exists()

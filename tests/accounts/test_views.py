@@ -251,5 +251,36 @@ def test_a_ban_ends_an_open_session(client, make_user, staff):
     client.force_login(user)
     assert client.get(reverse("profile")).status_code == 200
     ban_user(user=user, reason="x", staff_user=staff)
+    assert client.get(reverse("profile")).status_code == 403  # the ban's page, once
     response = client.get(reverse("profile"))
     assert response.status_code == 302 and response["Location"].startswith(LOGIN)
+
+
+def test_the_first_request_after_a_ban_ends_the_session_and_says_why(client, make_user, staff):
+    """Issue 37: the first request after a ban still rendered the lobby, as if nothing happened."""
+    user = make_user()
+    client.force_login(user)
+    assert client.get("/lobby/").status_code == 200
+    ban_user(user=user, reason="chip dumping", staff_user=staff)
+    response = client.get("/lobby/")
+    text = response.content.decode()
+    assert response.status_code == 403 and "This account is banned" in text and "chip dumping" in text
+    assert "_auth_user_id" not in client.session  # the session ended: the next page is a visitor's
+    assert client.get("/lobby/").status_code == 200
+
+
+# --- where a form sends the player next ---
+
+
+def test_an_https_log_in_never_sends_the_player_on_to_plain_http(client, make_user):
+    """Issue 37: ``next=`` to the room's own host over http:// took an https page down to http."""
+    make_user(username="kim")
+    data = {"login": "kim", "password": PASSWORD}
+    response = client.post(f"{LOGIN}?next=http://testserver/lobby/", data, secure=True)
+    assert response.status_code == 302 and not response["Location"].startswith("http://")
+    client.logout()
+    response = client.post(f"{LOGIN}?next=https://testserver/lobby/", data, secure=True)
+    assert response["Location"] == "https://testserver/lobby/"  # the same scheme is fine
+    client.logout()
+    response = client.post(f"{LOGIN}?next=http://testserver/lobby/", data)  # a plain http room
+    assert response["Location"] == "http://testserver/lobby/"

@@ -35,6 +35,7 @@ from tests.history.test_service import (
     visible_cards,
 )
 from tests.live.tablekit import make_player, make_table
+from tests.staff_roles import staff_with
 
 
 def label(code: str) -> str:
@@ -204,7 +205,7 @@ def test_only_players_see_a_hand_and_staff_as_a_spectator(players):
     outsider = logged_in(make_user("eve"))
     assert outsider.get(f"/hands/{hand.pk}/").status_code == 404
     assert outsider.get(f"/hands/{hand.pk}/", HTTP_HX_REQUEST="true").status_code == 404
-    staff = logged_in(make_user("sam", is_staff=True))
+    staff = logged_in(staff_with())
     for step in range(5):
         html = step_html(staff, hand, step)
         assert "spectator" in html
@@ -254,7 +255,7 @@ def test_download_gives_the_stored_record_to_players_only(players):
 @pytest.mark.django_db
 def test_no_download_for_a_hand_in_play(players):
     hand = stored_hand(hand_file=SVARA, users=players, status=PlayedHand.Status.IN_PLAY)
-    for user in (players["ann"], make_user("sam", is_staff=True)):
+    for user in (players["ann"], staff_with()):
         assert logged_in(user).get(f"/hands/{hand.pk}/hand.json").status_code == 404
 
 

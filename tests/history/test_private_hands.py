@@ -1,6 +1,7 @@
-"""A private (or practice) table's hands are for their players and staff: the fair page, the
-replay and the download give anyone else, logged out or not, the answer for a hand that does not
-exist. A public table's ended hands stay checkable by anyone on the fair page."""
+"""A private (or practice) table's hands are for their players and staff with view rights on hands
+(``games.view_playedhand``; the staff flag alone opens nothing): the fair page, the replay and the
+download give anyone else, logged out or not, the answer for a hand that does not exist. A public
+table's ended hands stay checkable by anyone on the fair page."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.test import Client
 from games.models import HandPlayer, PlayedHand, Table
 from tests.history.test_service import FOLD_AND_SHOWDOWN, make_user, stored_hand
 from tests.rules.test_fair_page import SEED
+from tests.staff_roles import staff_with
 
 pytestmark = pytest.mark.django_db
 NO_SUCH_HAND = "There is no stored hand with that number."
@@ -29,7 +31,9 @@ def people(db):
     return {
         **{name: make_user(name) for name in names},
         "eve": make_user("eve"),
-        "sam": make_user("sam", is_staff=True),
+        "sam": staff_with(),  # view rights on the room's models, hands among them
+        # Issue 37: a staff account with no permission at all opened every private hand.
+        "nox": make_user("nox", is_staff=True),
     }
 
 
@@ -60,7 +64,7 @@ def fair(client: Client, ref: str) -> str:
 def test_the_fair_page_shows_a_private_hand_to_its_players_and_staff_only(people, practice, status):
     hand = private_hand(people, practice=practice, status=status)
     for ref in (f"{hand.table_id}-{hand.number}", str(hand.pk)):
-        for client in (Client(), logged_in(people["eve"])):
+        for client in (Client(), logged_in(people["eve"]), logged_in(people["nox"])):
             elsewhere = "987654-1" if "-" in ref else "987654"
             html, nowhere = fair(client, ref), fair(client, elsewhere)
             assert NO_SUCH_HAND in html and SEED not in html and hand.server_seed_hash not in html
@@ -90,12 +94,13 @@ def test_the_replay_and_the_download_of_a_private_hand_follow_the_same_rule(peop
         out, out_missing = Client().get(here), Client().get(nowhere)
         assert out.status_code == out_missing.status_code == 302
         assert out["Location"].split("?")[0] == out_missing["Location"].split("?")[0] == "/accounts/login/"
-        # Another player: the same 404 as for a hand that does not exist.
-        eve = logged_in(people["eve"])
-        refused, absent = eve.get(here), eve.get(nowhere)
-        assert refused.status_code == absent.status_code == 404
-        assert same_page(refused.content, absent.content, here=here, nowhere=nowhere)
-        assert SEED not in refused.content.decode()
+        # Another player, or staff without view rights on hands: the same 404 as for no such hand.
+        for name in ("eve", "nox"):
+            other = logged_in(people[name])
+            refused, absent = other.get(here), other.get(nowhere)
+            assert refused.status_code == absent.status_code == 404, (name, path)
+            assert same_page(refused.content, absent.content, here=here, nowhere=nowhere)
+            assert SEED not in refused.content.decode()
         for name in ("ann", "sam"):
             assert logged_in(people[name]).get(here).status_code == 200, (name, path)
     assert HandPlayer.objects.filter(hand=hand).count() == 3

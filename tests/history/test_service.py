@@ -19,6 +19,7 @@ from games.engine.handfile import replay
 from games.history import service as history
 from games.models import HandPlayer, PlayedHand, Table
 from tests.engine.test_handfile import EXAMPLE as HAND_FORMAT_EXAMPLE
+from tests.staff_roles import staff_with
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -382,7 +383,7 @@ def test_viewing_players_staff_and_others(three_hands):
     assert history.viewing(pk=hand.pk, user=users["cem"]).seat == 2
     outsider = make_user("eve")
     assert history.viewing(pk=hand.pk, user=outsider) is None
-    staff = make_user("sam", is_staff=True)
+    staff = staff_with()
     seen = history.viewing(pk=hand.pk, user=staff)
     assert seen is not None and seen.seat is None
     # A hand in play is nobody's to see, not even staff's: its seed is still secret.

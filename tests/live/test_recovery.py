@@ -111,10 +111,12 @@ async def test_a_table_that_keeps_failing_is_retried_with_backoff_and_holds_up_n
     store = get_state_store()
     for table in (broken, good):
         await service.load_table_state(table.pk)
-    # A document the table's functions cannot read (as a bug or a bad write would leave it),
-    # with its start deadline long overdue; the good table's start is overdue too.
+    # A document of a table's shape that its functions still cannot work with (a seat missing
+    # its flags, as a bug would leave it: one of the wrong shape is quarantined and rebuilt,
+    # tests/live/test_bad_records.py), with its start deadline long overdue; the good table's
+    # start is overdue too.
     state = await store.get(str(broken.pk))
-    bad = {**state.doc, "seats": "not a list"}
+    bad = {**state.doc, "seats": [{"user_id": 1, "chips": 500}, {"user_id": 2, "chips": 500}]}
     await store.compare_and_set(
         str(broken.pk), expected_version=state.version, doc=bad, deadline=state.deadline
     )

@@ -17,8 +17,8 @@ from tests.live.table_model import STATS, Clock, TableMachine, write_stats
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-EXAMPLES = int(os.environ.get("SVARA_MODEL_EXAMPLES", "12"))
-STEPS = int(os.environ.get("SVARA_MODEL_STEPS", "40"))
+EXAMPLES = int(os.environ.get("SVARA_MODEL_EXAMPLES", "25"))
+STEPS = int(os.environ.get("SVARA_MODEL_STEPS", "50"))
 ALL = tuple(Phase)
 NO_SHRINK = tuple(p for p in Phase if p not in (Phase.shrink, Phase.explain))
 

@@ -122,3 +122,27 @@ def test_the_report_form_and_its_thanks_speak_bulgarian():
     assert "Какво не е наред?" in html and "измама или сговор" in html and "Изпрати сигнала" in html
     done = client.post(player_report_url(bob), {"reason": "name"}).content.decode()
     assert "Благодарим ви, персоналът ще го разгледа." in done
+
+
+def test_a_player_who_sat_at_a_private_table_reports_a_line_said_there():
+    """Issue 37: having left the private table (no seat now), the player got 404 for its lines."""
+    from games.models import TableEvent
+
+    ann, bob, _table, _line = chat_room()
+    secret = make_table(name="Secret", private=True)
+    TableEvent.objects.create(table=secret, kind=TableEvent.Kind.SAT, user=ann, amount=500)
+    hidden = say(secret, bob, "you play like a fish")
+    client = logged_in(ann)
+    assert client.get(reverse("report_message", args=[hidden.pk])).status_code == 200
+    response = client.post(reverse("report_message", args=[hidden.pk]), {"reason": "abuse"})
+    assert response.status_code == 200 and Report.objects.get().message == hidden
+
+
+def test_a_player_with_the_invite_reports_a_line_at_the_private_table():
+    ann, bob, _table, _line = chat_room()
+    secret = make_table(name="Secret", private=True)
+    hidden = say(secret, bob, "you play like a fish")
+    client = logged_in(ann)
+    assert client.get(reverse("report_message", args=[hidden.pk])).status_code == 404
+    assert client.get(f"/t/{secret.invite_code}/").status_code == 302
+    assert client.get(reverse("report_message", args=[hidden.pk])).status_code == 200

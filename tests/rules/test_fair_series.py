@@ -19,6 +19,7 @@ from tests.history.test_service import (
     stored_hand,
 )
 from tests.live.framecheck import label, labels_in
+from tests.staff_roles import staff_with
 
 pytestmark = pytest.mark.django_db
 FOLDED = FOLD_AND_SHOWDOWN_CARDS[0]["cem"].split()  # cem folds; ann and bob go to the showdown
@@ -147,5 +148,10 @@ def test_a_missing_series_file_is_404_with_a_reason_and_a_private_tables_series_
         assert SEED not in answer.content.decode()
     page = client_of(make_user("eve")).get("/fair/", {"table": table.pk, "series": 1}).content.decode()
     assert "There is no table with that number." in page and SEED not in page
-    staff = client_of(make_user("sam", is_staff=True))
+    # The staff flag alone opens nothing (issue 37); view rights on hands do.
+    nobody = client_of(make_user("nox", is_staff=True))
+    assert nobody.get(f"/fair/series/{table.pk}-1.json").status_code == 404
+    page = nobody.get("/fair/", {"table": table.pk, "series": 1}).content.decode()
+    assert "There is no table with that number." in page and SEED not in page
+    staff = client_of(staff_with())
     assert staff.get(f"/fair/series/{table.pk}-1.json").status_code == 200

@@ -118,3 +118,11 @@ def test_a_player_page_ignores_and_unignores(client):
     # Somewhere else is not where a plain form goes back to.
     response = client.post("/chat/unignore/", {"user": bob.pk, "next": "https://evil.example/"})
     assert response["Location"] == "/chat/ignored/"
+
+
+def test_an_https_form_never_sends_the_player_on_to_plain_http(client):
+    ann, bob = make_player("ann"), make_player("bob")
+    client.force_login(ann)
+    data = {"user": bob.pk, "next": "http://testserver/chat/ignored/"}
+    response = client.post("/chat/ignore/", data, secure=True)
+    assert response.status_code == 302 and not response["Location"].startswith("http://")

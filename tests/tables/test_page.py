@@ -252,6 +252,16 @@ def test_the_connection_status_words_come_in_the_players_language(client):
     page = client.get(f"/table/{table.pk}/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
     assert 'data-lost="връзката прекъсна, свързване отново…"' in page
     assert 'data-connected="свързан"' in page
+    # One table socket too many (4429): the page says what to do, in the player's language.
+    assert 'data-toomany="твърде много отворени маси: затворете страницата на друга маса' in page
+
+
+def test_the_page_script_words_the_too_many_sockets_close_and_does_not_reconnect():
+    from django.conf import settings
+
+    script = (settings.BASE_DIR / "static" / "js" / "table.js").read_text()
+    assert 'else if (code === 4429) status("toomany", "lost");' in script
+    assert "[1006, 1011, 1012, 1013]" in script  # the only codes the extension reconnects after
 
 
 def test_your_own_cards_stay_at_the_result_of_a_hand_you_folded_and_nobody_elses(client):

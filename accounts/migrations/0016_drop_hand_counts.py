@@ -10,7 +10,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0014_staff_actions_for_chat'),
+        ('accounts', '0015_staff_log_account_changes'),
     ]
 
     operations = [
