@@ -89,3 +89,11 @@ def test_the_units_start_what_the_room_has() -> None:
     )
     assert "manage.py run_table_clock" in worker
     assert (ROOT / "games" / "management" / "commands" / "run_table_clock.py").exists()
+
+
+def test_each_unit_says_how_it_is_stopped() -> None:
+    # The worker releases its lease on SIGTERM (tests/live/test_lease.py); each unit names the
+    # signal and how long it waits before killing, so an upgrade's stop is predictable.
+    for unit in ("svara-web@.service", "svara-worker.service"):
+        text = (KIT / "systemd" / unit).read_text()
+        assert "KillSignal=SIGTERM" in text and re.search(r"^TimeoutStopSec=\d+$", text, flags=re.M), unit
