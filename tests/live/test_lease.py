@@ -4,9 +4,9 @@ real ``run_table_clock`` processes, the second standing by until the first is ki
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
-import os
 import uuid
 from pathlib import Path
 

@@ -97,3 +97,15 @@ def test_each_unit_says_how_it_is_stopped() -> None:
     for unit in ("svara-web@.service", "svara-worker.service"):
         text = (KIT / "systemd" / unit).read_text()
         assert "KillSignal=SIGTERM" in text and re.search(r"^TimeoutStopSec=\d+$", text, flags=re.M), unit
+
+
+def test_no_web_process_is_locked_out_while_another_restarts(tmp_path: Path) -> None:
+    # max_fails=1 marked processes down for 5 s at the first refused connection: during a rolling
+    # restart both were down at once and reconnecting players got 502 for up to a minute (issue 31).
+    # With max_fails=0 nginx never marks one down; a refused handshake goes to the next process.
+    text = render(Site("https://svara.example", (8001, 8002), tmp_path, tmp_path, tmp_path))
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+(.*);$", text, flags=re.M)
+    assert len(servers) == 2 and all("max_fails=0" in options for options in servers), servers
+    sockets = re.search(r"location /ws/ \{(.*?)\n    \}", text, flags=re.S)
+    assert sockets is not None
+    assert re.search(r"proxy_next_upstream error timeout http_502 http_503;", sockets.group(1))
