@@ -109,3 +109,39 @@ def test_no_web_process_is_locked_out_while_another_restarts(tmp_path: Path) -> 
     sockets = re.search(r"location /ws/ \{(.*?)\n    \}", text, flags=re.S)
     assert sockets is not None
     assert re.search(r"proxy_next_upstream error timeout http_502 http_503;", sockets.group(1))
+
+
+def example_env_file(tmp_path: Path) -> Path:
+    """The shipped example, with a strong key and this test's directories: nothing else changed."""
+    text = (KIT / "svara.env.example").read_text()
+    text = text.replace("SECRET_KEY=change-me-to-50-random-characters", f"SECRET_KEY={strong_key()}")
+    text = text.replace("STATIC_ROOT=/srv/svara/static", f"STATIC_ROOT={tmp_path / 'static'}")
+    text = text.replace("SVARA_VAR_DIR=/srv/svara/var", f"SVARA_VAR_DIR={tmp_path / 'var'}")
+    path = tmp_path / "svara.env"
+    path.write_text(text)
+    return path
+
+
+def test_the_manage_wrapper_runs_manage_py_with_the_example_environment(tmp_path: Path) -> None:
+    # The docs' old `env $(grep ... | xargs)` split `ADMINS=Ops <ops@svara.example>` and nothing
+    # migrated (issue 31). The wrapper reads the file as systemd's EnvironmentFile does.
+    env_file = example_env_file(tmp_path)
+    assert "ADMINS=Ops <ops@svara.example>" in env_file.read_text()
+    code = "from django.conf import settings; print(repr((settings.ADMINS, settings.LIVE_TABLE_WORKER)))"
+    done = subprocess.run(
+        [str(KIT / "svara-manage"), "--env-file", str(env_file), "shell", "-c", code],
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "([('Ops', 'ops@svara.example')], True)"
+    done = subprocess.run(
+        [str(KIT / "svara-manage"), "--env-file", str(tmp_path / "missing.env"), "check"],
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "missing.env" in done.stderr and not done.stdout
