@@ -8,12 +8,15 @@ session, no template. It says which service is down and nothing else (no address
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError, connections
 from django.http import HttpRequest, HttpResponse
+
+log = logging.getLogger("svara.health")
 
 PATH = "/healthz"
 TIMEOUT = 1.0  # seconds: a service slower than this to answer a ping counts as down
@@ -65,4 +68,11 @@ class HealthMiddleware:
         body = {"status": "ok" if status == 200 else "unavailable", **report}
         response = HttpResponse(json.dumps(body), status=status, content_type="application/json")
         response["Cache-Control"] = "no-store"
+        if status != 200:
+            # A balancer polls every second: a failing check is a warning in the log, not a
+            # server error for django.request to mail to ADMINS once per poll (22 mails from one
+            # process in a 4-second Redis failover, issue 31). Django skips a response so marked.
+            failing = sorted(name for name, value in report.items() if value != "ok")
+            log.warning("healthz %s: %s", status, ", ".join(failing))
+            response._has_been_logged = True  # type: ignore[attr-defined]
         return response
