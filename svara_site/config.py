@@ -153,17 +153,25 @@ class OncePerKind:
         return True
 
 
-def logging_config(*, level: str, mail_admins: bool) -> dict[str, object]:
+LOG_FORMATS = ("plain", "json")
+
+
+def logging_config(*, level: str, mail_admins: bool, fmt: str = "plain") -> dict[str, object]:
     """Everything to standard error (journald keeps it under systemd). With ADMINS: server errors
     by e-mail, and the tables' own errors (``games``: the worker's clock, settlements, the sweep)
     once per kind every 10 minutes. A failing ``/healthz`` is a warning in the log only
     (svara_site/health.py): a balancer polls it every second. ``svara.access`` is the one line per
-    request."""
+    request. Every line carries the request id (svara_site/logs.py); ``fmt`` "json": one JSON
+    object per line (time, level, logger, message, request_id, exc_info) for a log collector."""
     level = level.strip().upper()
     if level not in LEVELS:
         stop("LOG_LEVEL", f"must be one of {', '.join(LEVELS)}, not {level!r}")
+    fmt = fmt.strip().lower() or "plain"
+    if fmt not in LOG_FORMATS:
+        stop("LOG_FORMAT", f"must be one of {', '.join(LOG_FORMATS)}, not {fmt!r}")
     handlers: dict[str, dict[str, object]] = {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": fmt, "filters": ["request_id"]},
+        "error_count": {"()": "svara_site.logs.ErrorCounter"},
     }
     loggers: dict[str, dict[str, object]] = {}
     if mail_admins:
@@ -188,10 +196,18 @@ def logging_config(*, level: str, mail_admins: bool) -> dict[str, object]:
         "filters": {
             "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
             "once_per_kind": {"()": "svara_site.config.OncePerKind"},
+            "request_id": {"()": "svara_site.logs.RequestIdFilter"},
         },
-        "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+        "formatters": {
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s [%(request_id)s]"},
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            },
+        },
         "handlers": handlers,
-        "root": {"handlers": ["console"], "level": level},
+        "root": {"handlers": ["console", "error_count"], "level": level},
         "loggers": loggers,
     }
 

@@ -59,6 +59,7 @@ def test_every_proxied_location_sets_the_proxy_headers() -> None:
                 "Host $http_host",
                 "X-Forwarded-For $proxy_add_x_forwarded_for",
                 "X-Forwarded-Proto $scheme",
+                "X-Request-ID $request_id",  # the id the room's log lines carry (svara_site/logs.py)
             ):
                 assert f"proxy_set_header {header};" in block, block
 
@@ -97,6 +98,12 @@ def test_each_unit_says_how_it_is_stopped() -> None:
     for unit in ("svara-web@.service", "svara-worker.service"):
         text = (KIT / "systemd" / unit).read_text()
         assert "KillSignal=SIGTERM" in text and re.search(r"^TimeoutStopSec=\d+$", text, flags=re.M), unit
+
+
+def test_metrics_are_not_served_through_nginx() -> None:
+    # Each process is scraped on its own port; the public site never shows /metrics.
+    text = (KIT / "nginx" / "svara.conf").read_text()
+    assert re.search(r"location = /metrics \{\s*return 404;\s*\}", text)
 
 
 def test_no_web_process_is_locked_out_while_another_restarts(tmp_path: Path) -> None:

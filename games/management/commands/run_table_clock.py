@@ -36,7 +36,25 @@ class Command(BaseCommand):
             asyncio.run(self.run())
         self.say("table clock stopped")
 
+    def serve_metrics(self) -> None:
+        """The worker's own /metrics (deadline lateness, settlement time, errors) on the loopback."""
+        if not settings.WORKER_METRICS_PORT:
+            return
+        from prometheus_client import start_http_server
+
+        from svara_site.metrics import register_room_collector
+
+        register_room_collector()
+        try:
+            start_http_server(settings.WORKER_METRICS_PORT, addr="127.0.0.1")
+        except OSError:
+            # A standby on the same machine: the worker it stands by for serves them.
+            log.warning("table worker: metrics port %s is taken", settings.WORKER_METRICS_PORT)
+            return
+        self.say(f"metrics on http://127.0.0.1:{settings.WORKER_METRICS_PORT}/metrics")
+
     async def run(self) -> None:
+        self.serve_metrics()
         task = asyncio.current_task()
         assert task is not None
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
