@@ -152,3 +152,12 @@ def test_the_manage_wrapper_runs_manage_py_with_the_example_environment(tmp_path
         timeout=120,
     )
     assert done.returncode == 2 and "missing.env" in done.stderr and not done.stdout
+
+
+def test_a_nightly_backup_timer_runs_the_backup_with_retention() -> None:
+    timer = (KIT / "systemd" / "svara-backup.timer").read_text()
+    service = (KIT / "systemd" / "svara-backup.service").read_text()
+    assert "OnCalendar=" in timer and "Persistent=true" in timer
+    assert "-m deploy.backup --env-file /etc/svara/svara.env" in service
+    assert "--keep-days 14" in service and "ReadWritePaths=/var/backups/svara" in service
+    assert (ROOT / "deploy" / "backup.py").exists()
