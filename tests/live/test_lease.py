@@ -7,6 +7,7 @@ import asyncio
 import os
 import signal
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 import redis
 
 from bench import harness as procs
+from deploy.local import free_port
 from games.live.lease import WorkerLease
 from tests.live.test_multiprocess import delete_prefix
 
@@ -78,6 +80,11 @@ def test_a_second_worker_stands_by_and_takes_over_when_the_first_is_killed(
         procs.drop_database(database_url)
 
 
+def worker_metrics(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        return response.read().decode()
+
+
 @pytest.mark.timeout(120)
 def test_a_worker_stopped_with_sigterm_releases_the_lease_and_the_standby_takes_it_at_once(
     redis_url: str, postgres_db: None, tmp_path: Path
@@ -92,12 +99,15 @@ def test_a_worker_stopped_with_sigterm_releases_the_lease_and_the_standby_takes_
         prefix=prefix,
         LIVE_TABLE_WORKER="1",
         WORKER_LEASE_SECONDS="15",
+        WORKER_METRICS_PORT=str(port := free_port()),
     )
     workers: list[procs.TableWorker] = []
     try:
         procs.manage(env, "migrate", "--noinput")
         workers.append(procs.TableWorker.start(env=env, log=tmp_path / "first.log"))
         workers.append(procs.TableWorker.start(env=env, log=tmp_path / "second.log", ready="standing by"))
+        # The worker's own metrics, on the loopback: it holds the lease.
+        assert "svara_worker_lease_held 1.0" in worker_metrics(port)
 
         signal_sent = time.monotonic()
         os.kill(workers[0].proc.pid, signal.SIGTERM)
@@ -108,6 +118,9 @@ def test_a_worker_stopped_with_sigterm_releases_the_lease_and_the_standby_takes_
         # The standby polls every second; waiting the lease out would take 15 s.
         assert time.monotonic() - signal_sent < 5
         assert "Traceback" not in workers[0].log.read_text()
+        # The standby serves the metrics now (the port was the stopped worker's).
+        procs.wait_until(lambda: workers[1].says("metrics on"), timeout=12, what="the standby's metrics")
+        assert "svara_deadline_lateness_seconds_count" in worker_metrics(port)
     finally:
         for worker in workers:
             worker.stop()
