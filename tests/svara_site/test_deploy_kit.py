@@ -3,15 +3,23 @@ environment passes `check --deploy`, the units start what exists."""
 
 from __future__ import annotations
 
+import http.client
+import http.server
+import os
 import re
 import shutil
+import socket
+import ssl
 import subprocess
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
-from deploy.local import NGINX_MAIN, make_certificate
+from deploy.local import NGINX_MAIN, free_port, make_certificate
 from deploy.nginx_site import Site, render
+from deploy.processes import Nginx
 from tests.conftest import service_missing
 from tests.svara_site.envkit import ROOT, clean_env, run_manage, strong_key
 
@@ -161,3 +169,73 @@ def test_a_nightly_backup_timer_runs_the_backup_with_retention() -> None:
     assert "-m deploy.backup --env-file /etc/svara/svara.env" in service
     assert "--keep-days 14" in service and "ReadWritePaths=/var/backups/svara" in service
     assert (ROOT / "deploy" / "backup.py").exists()
+
+
+class _Up(http.server.BaseHTTPRequestHandler):
+    """A web process that is back: 200 to anything."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_nginx_sends_players_to_a_process_back_up_at_once() -> None:
+    # Both processes refused a connection (one restarting, the other too, for a moment): with
+    # max_fails=1 fail_timeout=5s nginx then answered 502 for 5 s more, even once one was back;
+    # with max_fails=0 the first request after a process is back reaches it.
+    if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
+        service_missing("needs nginx (Debian's nginx package)")
+    # Not pytest's tmp_path: its parents are private, and nginx runs as nobody when we are root.
+    with tempfile.TemporaryDirectory() as name:
+        workdir = Path(name)
+        tls = workdir / "tls"
+        _chain, _key, authority = make_certificate(tls, "svara.example")
+        https_port, web_ports = free_port(), (free_port(), free_port())
+        site = Site(
+            public_url=f"https://svara.example:{https_port}",
+            web_ports=web_ports,
+            static_root=workdir / "static",
+            certificate=tls / "fullchain.pem",
+            key=tls / "privkey.pem",
+            http_port=free_port(),
+            bind="127.0.0.1",
+        )
+        prefix = workdir / "nginx"
+        (prefix / "tmp").mkdir(parents=True)
+        (prefix / "svara.conf").write_text(render(site))
+        (prefix / "nginx.conf").write_text(NGINX_MAIN.format(prefix=prefix))
+        if os.geteuid() == 0:  # nginx runs as nobody: it reads the files and writes its own
+            for path in [workdir, *workdir.rglob("*")]:
+                os.chmod(path, 0o777 if path.is_dir() else 0o644)
+
+        def listening() -> bool:
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", https_port)) == 0
+
+        def status() -> int:
+            context = ssl.create_default_context(cafile=str(authority))
+            conn = http.client.HTTPSConnection("127.0.0.1", https_port, context=context, timeout=10)
+            try:
+                conn.request("GET", "/healthz", headers={"Host": f"svara.example:{https_port}"})
+                return conn.getresponse().status
+            finally:
+                conn.close()
+
+        config = prefix / "nginx.conf"
+        nginx = Nginx.start(prefix=prefix, config=config, log=workdir / "nginx.log", ready=listening)
+        server = None
+        try:
+            assert status() == 502  # nothing listens on either port
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", web_ports[1]), _Up)  # listening now
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            assert [status() for _ in range(4)] == [200] * 4
+        finally:
+            if server is not None:
+                server.shutdown()
+                server.server_close()
+            nginx.stop()
