@@ -84,9 +84,21 @@ async def healthz() -> tuple[int, dict[str, Any]]:
 
 
 async def corrupt_table(table_id: str, *, overdue: float) -> None:
-    """A table document the turn clock cannot handle (its hand is missing), its deadline past."""
+    """A table document the clock cannot handle, its start deadline past: of a table's shape (one
+    of the wrong shape is quarantined and rebuilt, tests/live/test_bad_records.py), but its seats
+    lack their flags, as a bug would leave them."""
     store = get_state_store()
-    await store.create(table_id, {"timer": {"kind": "turn"}}, deadline=Deadline(at=time.time() - overdue))
+    at = time.time() - overdue
+    doc = {
+        "table": {"id": int(table_id), "stake": 10},
+        "seats": [{"user_id": 1, "chips": 500}, {"user_id": 2, "chips": 500}],
+        "hand": None,
+        "ended": None,
+        "timer": {"kind": "start", "at": at},
+        "log": [],
+        "action_ids": [],
+    }
+    await store.create(table_id, doc, deadline=Deadline(at=at))
 
 
 @pytest.mark.django_db(transaction=True)
