@@ -5,12 +5,16 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 # Bytes of one WebSocket message Daphne reads before it is Python's problem (a form is a few hundred).
 WS_MAX_MESSAGE ?= 16384
+# What is installed, and from which file: the runtime (requirements.txt, the production install),
+# and the tests' and tools' on top (requirements-dev.txt). A stamp is older than its file when the
+# file changed: then it is installed again.
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 # make run's friendly defaults: DEBUG on (a secret key generated into var/), unless the
 # environment says otherwise. Outside make, DEBUG is off unless asked for.
 LOCAL := DEBUG=$${DEBUG:-true}
 
-.PHONY: run test lint format install migrate messages bench clean
+.PHONY: run test lint format install install-dev migrate messages bench clean
 
 $(STAMP): requirements.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,7 +22,13 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
 install: $(STAMP)
+
+install-dev: $(DEV_STAMP)
 
 migrate: install
 	$(LOCAL) $(BIN)/python manage.py migrate --noinput
@@ -32,20 +42,20 @@ run: migrate messages
 	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) \
 		--access-log /dev/null svara_site.asgi:application
 
-test: install messages
+test: install-dev messages
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-lint: install
+lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	DEBUG=true $(BIN)/lint-imports
 	DEBUG=true $(BIN)/mypy
 
-format: install
+format: install-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: install
+bench: install-dev
 	$(BIN)/python -m bench.engine
 
 clean:

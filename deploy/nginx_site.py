@@ -34,9 +34,7 @@ def render(site: Site) -> str:
         raise ValueError(f"the public URL must be https://host[:port], not {site.public_url!r}")
     https_port = parts.port or 443
     at = f"{site.bind}:" if site.bind else ""
-    upstreams = "\n".join(
-        f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in site.web_ports
-    )
+    upstreams = "\n".join(f"    server 127.0.0.1:{port} max_fails=0;" for port in site.web_ports)
     values = {
         "UPSTREAM_SERVERS": upstreams,
         "HTTP_LISTEN": f"{at}{site.http_port}",

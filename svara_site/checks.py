@@ -31,4 +31,12 @@ def services_for_a_public_room(app_configs: object = None, **kwargs: object) -> 
                 id="svara.W002",
             )
         )
+    if settings.ADMINS and settings.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend":
+        found.append(
+            Warning(
+                "ADMINS is set without EMAIL_HOST: error mails would only be printed to the log.",
+                hint="Set EMAIL_HOST (and its user and password), or SENTRY_DSN and no ADMINS.",
+                id="svara.W003",
+            )
+        )
     return found

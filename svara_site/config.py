@@ -9,7 +9,9 @@ reader here calls it on a value it cannot use.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
@@ -132,32 +134,81 @@ def admins(name: str = "ADMINS") -> list[tuple[str, str]]:
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-def logging_config(*, level: str, mail_admins: bool) -> dict[str, object]:
-    """Everything to standard error (journald keeps it under systemd); server errors also to
-    ADMINS by e-mail when there are any. ``svara.access`` is the one line per request."""
+class OncePerKind:
+    """A logging filter that lets one record per kind (logger and message template) through every
+    ``seconds``: a failure that repeats on every table or every tick is one mail, not hundreds;
+    each one still reaches the log through the other handlers."""
+
+    def __init__(self, seconds: float = 600.0) -> None:
+        self.seconds = seconds
+        self._last: dict[tuple[str, object], float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = (record.name, record.msg)
+        now = time.monotonic()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.seconds:
+            return False
+        self._last[kind] = now
+        return True
+
+
+LOG_FORMATS = ("plain", "json")
+
+
+def logging_config(*, level: str, mail_admins: bool, fmt: str = "plain") -> dict[str, object]:
+    """Everything to standard error (journald keeps it under systemd). With ADMINS: server errors
+    by e-mail, and the tables' own errors (``games``: the worker's clock, settlements, the sweep)
+    once per kind every 10 minutes. A failing ``/healthz`` is a warning in the log only
+    (svara_site/health.py): a balancer polls it every second. ``svara.access`` is the one line per
+    request. Every line carries the request id (svara_site/logs.py); ``fmt`` "json": one JSON
+    object per line (time, level, logger, message, request_id, exc_info) for a log collector."""
     level = level.strip().upper()
     if level not in LEVELS:
         stop("LOG_LEVEL", f"must be one of {', '.join(LEVELS)}, not {level!r}")
+    fmt = fmt.strip().lower() or "plain"
+    if fmt not in LOG_FORMATS:
+        stop("LOG_FORMAT", f"must be one of {', '.join(LOG_FORMATS)}, not {fmt!r}")
     handlers: dict[str, dict[str, object]] = {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": fmt, "filters": ["request_id"]},
+        "error_count": {"()": "svara_site.logs.ErrorCounter"},
     }
-    request_handlers = ["console"]
+    loggers: dict[str, dict[str, object]] = {}
     if mail_admins:
         handlers["mail_admins"] = {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
             "filters": ["require_debug_false"],
         }
-        request_handlers.append("mail_admins")
+        handlers["mail_admins_once"] = {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false", "once_per_kind"],
+        }
+        # Server errors: to the console (through the root) and to the admins.
+        loggers["django.request"] = {"handlers": ["mail_admins"], "level": "ERROR"}
+        loggers["games"] = {"handlers": ["mail_admins_once"]}
+    else:
+        loggers["django.request"] = {"handlers": [], "level": "ERROR"}
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
-        "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+        "filters": {
+            "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+            "once_per_kind": {"()": "svara_site.config.OncePerKind"},
+            "request_id": {"()": "svara_site.logs.RequestIdFilter"},
+        },
+        "formatters": {
+            "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s [%(request_id)s]"},
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+                "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            },
+        },
         "handlers": handlers,
-        "root": {"handlers": ["console"], "level": level},
-        # Server errors: to the console (through the root) and to the admins.
-        "loggers": {"django.request": {"handlers": request_handlers[1:], "level": "ERROR"}},
+        "root": {"handlers": ["console", "error_count"], "level": level},
+        "loggers": loggers,
     }
 
 

@@ -20,6 +20,8 @@ import logging
 import time
 from typing import Any
 
+from games.live import metrics
+from svara_site import logs
 from svara_site.config import ip_address
 
 Scope = dict[str, Any]
@@ -83,8 +85,11 @@ class RealClient:
 
 
 class AccessLog:
-    """ASGI middleware: one line per HTTP request and per socket opened or refused, naming the
-    client as ``RealClient`` left it (so it sits inside that one)."""
+    """ASGI middleware: one line per HTTP request and per socket opened or refused, and one when
+    an opened socket closes (its close code and how long it was open), naming the client as
+    ``RealClient`` left it (so it sits inside that one). It sets the request id every line logged
+    while serving carries (svara_site/logs.py: nginx's ``X-Request-ID``, or a new one), answers
+    it back in an ``X-Request-ID`` header, and keeps the count of open sockets for ``/metrics``."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -93,23 +98,46 @@ class AccessLog:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        token = logs.request_id.set(logs.accept_request_id(header(scope, b"x-request-id")))
         started = time.perf_counter()
         status: list[int] = []
+        close_code: list[int] = []
 
         async def logged_send(message: dict[str, Any]) -> None:
             kind = message["type"]
             if not status:
                 if kind == "http.response.start":
                     status.append(message["status"])
+                    message = {
+                        **message,
+                        "headers": [
+                            *message.get("headers", []),
+                            (b"x-request-id", logs.request_id.get().encode()),
+                        ],
+                    }
                 elif kind == "websocket.accept":
                     status.append(101)
+                    opened(scope)
                 elif kind == "websocket.close":
                     status.append(403)
                 if status:
                     self.log(scope, status[0], started)
+            elif kind == "websocket.close" and not close_code:
+                close_code.append(int(message.get("code") or 1000))
             await send(message)
 
-        await self.app(scope, receive, logged_send)
+        async def watched_receive() -> dict[str, Any]:
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and not close_code:
+                close_code.append(int(message.get("code") or 1005))
+            return message
+
+        try:
+            await self.app(scope, receive if scope["type"] == "http" else watched_receive, logged_send)
+        finally:
+            if status == [101]:
+                closed(scope, code=close_code[0] if close_code else 1006, started=started)
+            logs.request_id.reset(token)
 
     @staticmethod
     def log(scope: Scope, status: int, started: float) -> None:
@@ -120,3 +148,18 @@ class AccessLog:
         target = f"{path}?{query.decode('latin1')}" if query else path
         elapsed = (time.perf_counter() - started) * 1000
         access_log.info("%s %s %s %s %.1fms", client, method, target, status, elapsed)
+
+
+def opened(scope: Scope) -> None:
+    kind = metrics.socket_kind(scope.get("path", ""))
+    metrics.SOCKETS.labels(kind=kind).inc()
+    metrics.SOCKETS_OPENED.labels(kind=kind).inc()
+
+
+def closed(scope: Scope, *, code: int, started: float) -> None:
+    """The close line of an opened socket: who, which path, the close code, how long it was open."""
+    metrics.SOCKETS.labels(kind=metrics.socket_kind(scope.get("path", ""))).dec()
+    client = (scope.get("client") or ("-",))[0]
+    access_log.info(
+        "%s WS %s closed %s after %.1fs", client, scope.get("path", ""), code, time.perf_counter() - started
+    )

@@ -89,6 +89,8 @@ MIDDLEWARE = [
     # First: answered before the host check and the https redirect, so a load balancer may poll
     # each process directly, and cheaply.
     "svara_site.health.HealthMiddleware",
+    # /metrics, for the loopback (or METRICS_TOKEN) only: svara_site/metrics.py.
+    "svara_site.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files with far-future headers for hashed names, compressed (svara_site/staticfiles.py).
     "svara_site.staticfiles.StaticFilesMiddleware",
@@ -168,6 +170,10 @@ LIVE_STATE_PREFIX = os.environ.get("LIVE_STATE_PREFIX", "svara:live:")
 # run_table_clock` (the table worker), so they do no database work while a hand is played. Needs
 # the Redis store: a worker cannot see another process's memory.
 LIVE_TABLE_WORKER = env_bool("LIVE_TABLE_WORKER", False)
+# /metrics for a scraper that is not on this machine's loopback: Authorization: Bearer <token>.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+# The table worker's /metrics (run_table_clock), on 127.0.0.1; 0: none.
+WORKER_METRICS_PORT = env_int("WORKER_METRICS_PORT", 0, maximum=65535)
 if LIVE_TABLE_WORKER and not REDIS_URL:
     stop("LIVE_TABLE_WORKER", "needs REDIS_URL: the worker shares tables through Redis")
 # Table sockets open at once, per account and per address, in all processes together
@@ -259,6 +265,10 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-LOGGING = config.logging_config(level=os.environ.get("LOG_LEVEL", "INFO"), mail_admins=bool(ADMINS))
+LOGGING = config.logging_config(
+    level=os.environ.get("LOG_LEVEL", "INFO"),
+    mail_admins=bool(ADMINS),
+    fmt=os.environ.get("LOG_FORMAT", "plain"),
+)
 # Error reports to Sentry, off unless SENTRY_DSN is set (sentry-sdk's Django integration).
 config.init_sentry(os.environ.get("SENTRY_DSN", "").strip(), environment=PUBLIC_URL or "local")

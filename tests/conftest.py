@@ -60,16 +60,18 @@ def isolated_live_state(settings):
     import uuid
 
     import games.live.store as store_module
-    from games.live import presence, socket_counts
+    from games.live import presence, socket_counts, watch
 
     settings.LIVE_STATE_PREFIX = f"svara:test:{uuid.uuid4().hex}:"
     store_module._memory_store = None
     presence.forget_local()
     socket_counts.forget_local()
+    watch.forget_local()
     yield
     store_module._memory_store = None
     presence.forget_local()
     socket_counts.forget_local()
+    watch.forget_local()
 
 
 @pytest.fixture(autouse=True)

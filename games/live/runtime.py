@@ -15,7 +15,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from games.live import events, presence, process, records, service, socket_counts
+from games.live import events, metrics, presence, process, records, service, socket_counts, watch
 from games.live import transitions as t
 from games.live.clock import TurnClock
 from games.live.document import Doc, Refused, shape_problem
@@ -32,6 +32,7 @@ async def handle_due(due: DueDeadline) -> None:
     current = await service.read_table(table_id)  # an unreadable record: quarantined, None
     if not due.matches(current):
         return
+    metrics.LATENESS.observe(max(0.0, process.now() - due.at))
     assert current is not None
     kind = (current.doc.get("timer") or {}).get("kind")
     if kind == "turn":
@@ -98,6 +99,7 @@ async def sweep_overdue(*, now: float | None = None) -> int:
     now = process.now() if now is None else now
     fired = 0
     states: dict[str, Versioned] = {}
+    report = watch.SweepReport(at=now)
     held = await store.table_ids()
     held_now = set(held)
     for table_id in held:
@@ -115,16 +117,25 @@ async def sweep_overdue(*, now: float | None = None) -> int:
         deadline = current.deadline
         if deadline is None or deadline.version is None or deadline.at > now - OVERDUE_GRACE:
             continue
+        late = round(now - deadline.at, 1)
         if _failing.get(table_id, (0, 0.0))[1] > now:
+            if late >= watch.STUCK_AFTER:
+                report.stuck[table_id] = late
             continue  # failed lately: its turn to be retried has not come
         del states[table_id]  # changed now: its idle check waits for the next sweep
         try:
             await handle_due(DueDeadline(table_id=table_id, at=deadline.at, version=deadline.version))
         except Exception:
             _failed(table_id, now=now)
+            if late >= watch.STUCK_AFTER:
+                report.stuck[table_id] = late
             continue
         _failing.pop(table_id, None)
         fired += 1
+    try:
+        await watch.publish_sweep(report)  # what /healthz and /metrics show of the tables
+    except Exception:
+        log.warning("could not publish the sweep's report", exc_info=True)
     await recover_lost_tables(held=held_now, now=now)
     # The same reads serve the idle check: one pass over the tables every few seconds, not two.
     await close_idle_practice_tables(now=now, states=states)

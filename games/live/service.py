@@ -24,7 +24,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
-from games.live import announced, events, process, records
+from games.live import announced, events, metrics, process, records
 from games.live import transitions as t
 from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of, shape_problem
 from games.live.entries import entry, set_notice
@@ -357,7 +357,9 @@ async def table_act(
             action_id=str(action_id),
         )
 
-    return await update_table(table_id, change)
+    state = await update_table(table_id, change)
+    metrics.MOVES.inc()
+    return state
 
 
 async def settle(*, table_id: int, current: Versioned | None = None) -> Versioned:
@@ -369,7 +371,8 @@ async def settle(*, table_id: int, current: Versioned | None = None) -> Versione
     if state is None or not state.doc.get("ended"):
         return state or await load_table_state(table_id)
     ended = state.doc["ended"]
-    await in_db(records.settle_hand)(table_id=table_id, ended=ended)
+    with metrics.SETTLEMENT.time():
+        await in_db(records.settle_hand)(table_id=table_id, ended=ended)
     leavers = [s["user_id"] for s in state.doc["seats"] if s and s["leaving"]]
     for user_id in leavers:
         await in_db(records.leave_seat)(

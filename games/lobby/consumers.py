@@ -13,7 +13,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.live import service
+from games.live import metrics, service
 from games.lobby import service as lobby
 from games.lobby.renders import SharedRenders, now
 from games.tables import socket_limits
@@ -58,6 +58,7 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # query, no render), and a stream of them closes the socket.
         if not self.budget.take():
             log.warning("lobby socket closed, over its message budget")
+            metrics.REFUSED.labels(reason="flood").inc()
             await self.close(code=socket_limits.POLICY_VIOLATION)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:

@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine.hand import PLAYER_VERBS
-from games.live import announced, ejection, practice, presence, runtime, service, socket_counts
+from games.live import announced, ejection, metrics, practice, presence, runtime, service, socket_counts
 from games.live.store import StateError
 from games.live.views import build_view
 from games.social import chat, ignores
@@ -181,6 +181,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         log.warning(
             "table %s: socket of user %s closed, over its message budget", self.table_id, self.user.pk
         )
+        metrics.REFUSED.labels(reason="flood").inc()
         self.closed = True
         await self.close(code=socket_limits.POLICY_VIOLATION)
 
@@ -197,6 +198,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 message = self._parse(text_data)
                 await self._dispatch(message)
             except service.Refused as exc:
+                metrics.REFUSED.labels(reason="refused").inc()
                 await self.send_table(error=str(exc))
             except StateError:
                 log.exception("state store error on table %s", self.table_id)

@@ -232,6 +232,83 @@ class TableMachine(RuleBasedStateMachine):
             else:
                 self.tick(jump=0.0)
 
+    @rule(pick=st.integers(0, 10_000))
+    def leave_at_the_worst_moment(self, pick: int) -> None:
+        """Someone leaves when it hurts most: a tied player in a svara's join window or its pause,
+        the player to act, a dark bettor; between hands, anyone seated."""
+        doc = self.state().doc
+        info = doc.get("hand")
+        candidates: list[int] = [s["user_id"] for s in doc["seats"] if s]
+        if info is not None:
+            hand = Hand.from_json(info["state"])
+            tied = [info["players"][s] for s in hand.tied]
+            if "svara" in info:
+                tied = [doc["seats"][p]["user_id"] for p in info["svara"]["tied"] if doc["seats"][p]]
+            if tied:
+                candidates = tied
+            elif hand.to_act is not None:
+                candidates = [info["players"][hand.to_act]]
+        if not candidates:
+            return
+        uid = candidates[pick % len(candidates)]
+        STATS["leave_worst"] += 1
+        self.leave(who=next(i for i, u in enumerate(self.users) if u.pk == uid))
+
+    @rule(pick=st.integers(0, 10_000))
+    def play_to_a_svara(self, pick: int) -> None:
+        """Stack a tie, deal it and play it to its join window: the two tied call, the others fold
+        (up to 40 steps). Leaves, joins and timeouts in the window are the other rules' to make."""
+        if self.closed:
+            return
+        self.stack_a_svara(deals=1 + pick % 2)
+        for _ in range(40):
+            doc = self.state().doc
+            info = doc.get("hand")
+            if info is None:
+                if len([s for s in doc["seats"] if s and not s["sitting_out"]]) < 2:
+                    return
+                self.tick(jump=0.0)
+                continue
+            hand = Hand.from_json(info["state"])
+            if hand.phase == JOIN or "svara" in info:
+                STATS["driven_to_svara"] += 1
+                return
+            legal = hand.legal()
+            if legal is None:
+                self.tick(jump=0.0)
+                continue
+            tied_seats = hand._rotation[:2]  # the stacked tie: the two left of the dealer
+            if legal.seat in tied_seats:
+                verb = (
+                    "call"
+                    if "call" in legal.verbs
+                    else ("dark" if "dark" in legal.verbs else legal.verbs[-1])
+                )
+                if verb == "raise":
+                    verb = "fold" if "call" not in legal.verbs else "call"
+            else:
+                verb = (
+                    "fold"
+                    if "fold" in legal.verbs
+                    else "decline"
+                    if "decline" in legal.verbs
+                    else legal.verbs[0]
+                )
+            uid = info["players"][legal.seat]
+            user = next(u for u in self.users if u.pk == uid)
+            state = self.state()
+            self.refused(
+                service.table_act(
+                    user=user,
+                    table_id=self.table.pk,
+                    verb=verb,
+                    amount=None,
+                    client_version=state.version,
+                    action_id=f"svara-{state.version}",
+                    epoch=state.doc.get("epoch"),
+                )
+            )
+
     def stack_a_svara(self, deals: int) -> None:
         """The next hand's first ``deals`` deals tie the two players left of the dealer on 30 (the
         test hook): svaras, their join windows and the leaves in them, which random decks rarely give."""

@@ -3,15 +3,23 @@ environment passes `check --deploy`, the units start what exists."""
 
 from __future__ import annotations
 
+import http.client
+import http.server
+import os
 import re
 import shutil
+import socket
+import ssl
 import subprocess
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
-from deploy.local import NGINX_MAIN, make_certificate
+from deploy.local import NGINX_MAIN, free_port, make_certificate
 from deploy.nginx_site import Site, render
+from deploy.processes import Nginx
 from tests.conftest import service_missing
 from tests.svara_site.envkit import ROOT, clean_env, run_manage, strong_key
 
@@ -59,6 +67,7 @@ def test_every_proxied_location_sets_the_proxy_headers() -> None:
                 "Host $http_host",
                 "X-Forwarded-For $proxy_add_x_forwarded_for",
                 "X-Forwarded-Proto $scheme",
+                "X-Request-ID $request_id",  # the id the room's log lines carry (svara_site/logs.py)
             ):
                 assert f"proxy_set_header {header};" in block, block
 
@@ -89,3 +98,144 @@ def test_the_units_start_what_the_room_has() -> None:
     )
     assert "manage.py run_table_clock" in worker
     assert (ROOT / "games" / "management" / "commands" / "run_table_clock.py").exists()
+
+
+def test_each_unit_says_how_it_is_stopped() -> None:
+    # The worker releases its lease on SIGTERM (tests/live/test_lease.py); each unit names the
+    # signal and how long it waits before killing, so an upgrade's stop is predictable.
+    for unit in ("svara-web@.service", "svara-worker.service"):
+        text = (KIT / "systemd" / unit).read_text()
+        assert "KillSignal=SIGTERM" in text and re.search(r"^TimeoutStopSec=\d+$", text, flags=re.M), unit
+
+
+def test_metrics_are_not_served_through_nginx() -> None:
+    # Each process is scraped on its own port; the public site never shows /metrics.
+    text = (KIT / "nginx" / "svara.conf").read_text()
+    assert re.search(r"location = /metrics \{\s*return 404;\s*\}", text)
+
+
+def test_no_web_process_is_locked_out_while_another_restarts(tmp_path: Path) -> None:
+    # max_fails=1 marked processes down for 5 s at the first refused connection: during a rolling
+    # restart both were down at once and reconnecting players got 502 for up to a minute (issue 31).
+    # With max_fails=0 nginx never marks one down; a refused handshake goes to the next process.
+    text = render(Site("https://svara.example", (8001, 8002), tmp_path, tmp_path, tmp_path))
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+(.*);$", text, flags=re.M)
+    assert len(servers) == 2 and all("max_fails=0" in options for options in servers), servers
+    sockets = re.search(r"location /ws/ \{(.*?)\n    \}", text, flags=re.S)
+    assert sockets is not None
+    assert re.search(r"proxy_next_upstream error timeout http_502 http_503;", sockets.group(1))
+
+
+def example_env_file(tmp_path: Path) -> Path:
+    """The shipped example, with a strong key and this test's directories: nothing else changed."""
+    text = (KIT / "svara.env.example").read_text()
+    text = text.replace("SECRET_KEY=change-me-to-50-random-characters", f"SECRET_KEY={strong_key()}")
+    text = text.replace("STATIC_ROOT=/srv/svara/static", f"STATIC_ROOT={tmp_path / 'static'}")
+    text = text.replace("SVARA_VAR_DIR=/srv/svara/var", f"SVARA_VAR_DIR={tmp_path / 'var'}")
+    path = tmp_path / "svara.env"
+    path.write_text(text)
+    return path
+
+
+def test_the_manage_wrapper_runs_manage_py_with_the_example_environment(tmp_path: Path) -> None:
+    # The docs' old `env $(grep ... | xargs)` split `ADMINS=Ops <ops@svara.example>` and nothing
+    # migrated (issue 31). The wrapper reads the file as systemd's EnvironmentFile does.
+    env_file = example_env_file(tmp_path)
+    assert "ADMINS=Ops <ops@svara.example>" in env_file.read_text()
+    code = "from django.conf import settings; print(repr((settings.ADMINS, settings.LIVE_TABLE_WORKER)))"
+    done = subprocess.run(
+        [str(KIT / "svara-manage"), "--env-file", str(env_file), "shell", "-c", code],
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "([('Ops', 'ops@svara.example')], True)"
+    done = subprocess.run(
+        [str(KIT / "svara-manage"), "--env-file", str(tmp_path / "missing.env"), "check"],
+        env=clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "missing.env" in done.stderr and not done.stdout
+
+
+def test_a_nightly_backup_timer_runs_the_backup_with_retention() -> None:
+    timer = (KIT / "systemd" / "svara-backup.timer").read_text()
+    service = (KIT / "systemd" / "svara-backup.service").read_text()
+    assert "OnCalendar=" in timer and "Persistent=true" in timer
+    assert "-m deploy.backup --env-file /etc/svara/svara.env" in service
+    assert "--keep-days 14" in service and "ReadWritePaths=/var/backups/svara" in service
+    assert (ROOT / "deploy" / "backup.py").exists()
+
+
+class _Up(http.server.BaseHTTPRequestHandler):
+    """A web process that is back: 200 to anything."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_nginx_sends_players_to_a_process_back_up_at_once() -> None:
+    # Both processes refused a connection (one restarting, the other too, for a moment): with
+    # max_fails=1 fail_timeout=5s nginx then answered 502 for 5 s more, even once one was back;
+    # with max_fails=0 the first request after a process is back reaches it.
+    if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
+        service_missing("needs nginx (Debian's nginx package)")
+    # Not pytest's tmp_path: its parents are private, and nginx runs as nobody when we are root.
+    with tempfile.TemporaryDirectory() as name:
+        workdir = Path(name)
+        tls = workdir / "tls"
+        _chain, _key, authority = make_certificate(tls, "svara.example")
+        https_port, web_ports = free_port(), (free_port(), free_port())
+        site = Site(
+            public_url=f"https://svara.example:{https_port}",
+            web_ports=web_ports,
+            static_root=workdir / "static",
+            certificate=tls / "fullchain.pem",
+            key=tls / "privkey.pem",
+            http_port=free_port(),
+            bind="127.0.0.1",
+        )
+        prefix = workdir / "nginx"
+        (prefix / "tmp").mkdir(parents=True)
+        (prefix / "svara.conf").write_text(render(site))
+        (prefix / "nginx.conf").write_text(NGINX_MAIN.format(prefix=prefix))
+        if os.geteuid() == 0:  # nginx runs as nobody: it reads the files and writes its own
+            for path in [workdir, *workdir.rglob("*")]:
+                os.chmod(path, 0o777 if path.is_dir() else 0o644)
+
+        def listening() -> bool:
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", https_port)) == 0
+
+        def status() -> int:
+            context = ssl.create_default_context(cafile=str(authority))
+            conn = http.client.HTTPSConnection("127.0.0.1", https_port, context=context, timeout=10)
+            try:
+                conn.request("GET", "/healthz", headers={"Host": f"svara.example:{https_port}"})
+                return conn.getresponse().status
+            finally:
+                conn.close()
+
+        config = prefix / "nginx.conf"
+        nginx = Nginx.start(prefix=prefix, config=config, log=workdir / "nginx.log", ready=listening)
+        server = None
+        try:
+            assert status() == 502  # nothing listens on either port
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", web_ports[1]), _Up)  # listening now
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            assert [status() for _ in range(4)] == [200] * 4
+        finally:
+            if server is not None:
+                server.shutdown()
+                server.server_close()
+            nginx.stop()
