@@ -31,7 +31,9 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.core.management import call_command
+from django.utils import timezone
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -44,7 +46,10 @@ from games.live.clock import TurnClock
 from games.live.store import get_state_store
 from games.live.views import build_view
 from games.models import PlayedHand, Seat, SeedSeries
-from games.social.chat import ChatRefused, send_chat
+from games.social.chat import ChatRefused, _flood_key, recent_messages, send_chat
+from games.tables.socket_limits import SERVER_FRAME_BYTES
+from games.tables.ui import chat as chat_ui
+from games.tables.ui.frames import within_limit
 from games.tables.ui.regions import render_regions
 from tests.live.tablekit import make_player, make_table
 from tests.staff_roles import superuser
@@ -59,7 +64,7 @@ ALL_CARDS = [f"{rank}{suit}" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A
 MOVE_VERBS = ["dark", "decline", "fold", "pass", "call", "raise", "join", "skip", "timeout", "x"]
 SIGNUP = 1_000
 # What Daphne is given (Makefile WS_MAX_MESSAGE, the deploy kit): no frame may exceed it.
-FRAME_LIMIT = 16_384
+FRAME_LIMIT = SERVER_FRAME_BYTES
 _names = itertools.count(1)
 
 # Figures for the long run's report (bench.table_model reads them from SVARA_MODEL_STATS).
@@ -100,6 +105,7 @@ class TableMachine(RuleBasedStateMachine):
         self.checked_hands: set[int] = set()
         self.maybe_stacked: set[int] = set()  # hand numbers a stacked deck may have dealt
         self.closed = False
+        self.chat_clock = timezone.now()
 
     # ------------------------------------------------------------------ set-up
 
@@ -330,12 +336,23 @@ class TableMachine(RuleBasedStateMachine):
             service.table_set_client_seed(user=self.users[who], table_id=self.table.pk, client_seed=seed)
         )
 
-    def chat(self, who: int, text: str) -> None:
-        STATS["chat"] += 1
-        try:
-            self.db(send_chat, user=self.users[who], table_id=self.table.pk, text=text)
-        except ChatRefused:
-            STATS["chat_refused"] += 1
+    def chat(self, who: int, text: str, lines: int = 1) -> None:
+        """``lines`` lines, 3 s apart on the chat's own clock (so a chatty table fills its last 50
+        without the flood limit muting it)."""
+        for _ in range(lines):
+            STATS["chat"] += 1
+            self.chat_clock += timedelta(seconds=3)
+            uid = self.users[who].pk
+            # Time passes for the flood limit too (its window is the cache's real-time expiry).
+            self.db(
+                lambda uid=uid: cache.delete_many([_flood_key(uid, "flood"), _flood_key(uid, "flood-muted")])
+            )
+            try:
+                self.db(
+                    send_chat, user=self.users[who], table_id=self.table.pk, text=text, now=self.chat_clock
+                )
+            except ChatRefused:
+                STATS["chat_refused"] += 1
 
     # ------------------------------------------------------------------ the clock, staff, operators
 
@@ -415,7 +432,11 @@ class TableMachine(RuleBasedStateMachine):
         elif kind == "client_seed":
             self.client_seed(who=who, seed=data.draw(st.sampled_from(["lucky", "", " ", "x" * 65, "семе 7"])))
         else:
-            self.chat(who=who, text=data.draw(st.sampled_from(["gl", "хубава ръка", "x" * 200, "<b>hi</b>"])))
+            self.chat(
+                who=who,
+                text=data.draw(st.sampled_from(["gl", "хубава ръка", "ж" * 200, "<b>hi</b>", "<3 & «ok»"])),
+                lines=data.draw(st.sampled_from([1, 1, 10, 25])),  # a chatty table too
+            )
 
     @rule(data=st.data())
     def the_room_is_shaken(self, data: st.DataObject) -> None:
@@ -466,6 +487,7 @@ class TableMachine(RuleBasedStateMachine):
             return
         state = self.state()
         doc = state.doc
+        lines = self.db(lambda: recent_messages(table_id=self.table.pk, ignored=frozenset()))
         for viewer in [*(u.pk for u in self.users), None]:
             view = build_view(doc, user_id=viewer, version=state.version)
             for seat in view["seats"]:
@@ -476,9 +498,14 @@ class TableMachine(RuleBasedStateMachine):
                 assert (list(got) if got else None) == expected, (
                     f"viewer {viewer} sees {got} at seat {seat['position']}, may see {expected}"
                 )
-            size = len(render_regions(view=view).encode())
-            STATS["largest_frame"] = max(STATS["largest_frame"], size)
-            assert size < FRAME_LIMIT, f"a frame of {size} bytes"
+            # What a new socket of this viewer is sent: the table and the chat's last 50 lines, cut
+            # as the consumer cuts them (games/tables/ui/frames.py); each part under the limit.
+            whole = render_regions(view=view) + chat_ui.all_lines_frame(lines, reader_id=viewer)
+            STATS["largest_first_frame_whole"] = max(STATS["largest_first_frame_whole"], len(whole.encode()))
+            for part in within_limit(whole):
+                size = len(part.encode())
+                STATS["largest_frame"] = max(STATS["largest_frame"], size)
+                assert size <= FRAME_LIMIT, f"a frame of {size} bytes"
 
     @invariant()
     def chips_are_conserved_and_seats_match_the_ledger(self) -> None:
