@@ -136,6 +136,21 @@ class TableMachine(RuleBasedStateMachine):
         STATS["applied"] += 1
         return False
 
+    def move(self, user: Any, verb: str, amount: int | None, *, tag: str) -> bool:
+        """A move stamped with the version as it is now, as the page sends it; True if refused."""
+        state = self.state()
+        return self.refused(
+            service.table_act(
+                user=user,
+                table_id=self.table.pk,
+                verb=verb,
+                amount=amount,
+                client_version=state.version,
+                action_id=f"{tag}-{state.version}",
+                epoch=state.doc.get("epoch"),
+            )
+        )
+
     def hand(self, doc: dict[str, Any]) -> Hand | None:
         return Hand.from_json(doc["hand"]["state"]) if doc.get("hand") else None
 
@@ -209,18 +224,7 @@ class TableMachine(RuleBasedStateMachine):
             low, high = legal.raise_range
             amount = low + int((high - low) * raise_to)
         STATS[f"legal_{verb}"] += 1
-        refused = self.refused(
-            service.table_act(
-                user=user,
-                table_id=self.table.pk,
-                verb=verb,
-                amount=amount,
-                client_version=state.version,
-                action_id=f"legal-{state.version}",
-                epoch=state.doc.get("epoch"),
-            )
-        )
-        assert not refused, f"a legal {verb} was refused"
+        assert not self.move(user, verb, amount, tag="legal"), f"a legal {verb} was refused"
 
     @rule(moves=st.lists(st.tuples(st.integers(0, 10_000), st.floats(0, 1)), min_size=1, max_size=8))
     def play_on(self, moves: list[tuple[int, float]]) -> None:
@@ -301,19 +305,7 @@ class TableMachine(RuleBasedStateMachine):
                     else legal.verbs[0]
                 )
             uid = info["players"][legal.seat]
-            user = next(u for u in self.users if u.pk == uid)
-            state = self.state()
-            self.refused(
-                service.table_act(
-                    user=user,
-                    table_id=self.table.pk,
-                    verb=verb,
-                    amount=None,
-                    client_version=state.version,
-                    action_id=f"svara-{state.version}",
-                    epoch=state.doc.get("epoch"),
-                )
-            )
+            self.move(next(u for u in self.users if u.pk == uid), verb, None, tag="svara")
 
     def stack_a_svara(self, deals: int) -> None:
         """The next hand's first ``deals`` deals tie the two players left of the dealer on 30 (the
