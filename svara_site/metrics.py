@@ -52,6 +52,11 @@ class RoomCollector(Collector):
             "how far past due the most overdue stuck table's deadline is (0: none)",
             value=max(stuck.values(), default=0.0),
         )
+        yield GaugeMetricFamily(
+            "svara_tables_quarantined",
+            "unreadable table records the store set aside (each table rebuilt; manage.py live_tables)",
+            value=health.quarantined_tables(),
+        )
         if settings.REDIS_URL:
             yield GaugeMetricFamily(
                 "svara_worker_lease_held",

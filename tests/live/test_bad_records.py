@@ -17,6 +17,7 @@ from django.test import Client
 from games.live import runtime, service
 from games.live.store import MemoryStateStore, RedisStateStore, get_state_store
 from tests.live.test_service_hands import seated_table
+from tests.svara_site.test_observability import scrape
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -111,6 +112,9 @@ async def test_healthz_says_degraded_while_a_record_is_quarantined(backend):
     assert report["quarantined"] == {"status": "degraded", "count": 1}
     response = await sync_to_async(Client().get)("/healthz")
     assert response.status_code == 200 and response.json()["status"] == "degraded"
+    # And in the metrics, for the operator's alerts (parsed, the sample found).
+    samples = await sync_to_async(scrape)(Client())
+    assert samples["svara_tables_quarantined"] == 1
 
     await get_state_store().forget_quarantined(str(table.pk))
     assert "quarantined" not in (await sync_to_async(health)())[1]
