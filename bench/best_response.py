@@ -229,7 +229,7 @@ def solve(tree: Tree, joint: list[list[float]]) -> tuple[float, dict[Key, list[O
             else:
                 sub = reach
             if isinstance(child[0], str):
-                kind, amount = child  # type: ignore[misc]
+                kind, amount = child
                 if kind == "fold":
                     outcomes[option] = [amount * sum(row) for row in sub]
                 else:
@@ -237,7 +237,7 @@ def solve(tree: Tree, joint: list[list[float]]) -> tuple[float, dict[Key, list[O
                         amount * sum(r * s for r, s in zip(row, sg)) for row, sg in zip(sub, signs)
                     ]
             else:
-                outcomes[option] = value(child, sub)  # type: ignore[arg-type]
+                outcomes[option] = value(child, sub)
         if node.probs is not None:
             return [sum(v[i] for v in outcomes.values()) for i in range(CLASSES)]
         if node.phase == "dark":  # decided before the cards: one choice for every hand
@@ -303,7 +303,7 @@ class Exploiter:
             if not isinstance(child, tuple) or not child or isinstance(child[0], str):
                 return None
             replay.act(action[0], verb, action[2] if len(action) > 2 else None)
-            key = child  # type: ignore[assignment]
+            key = child
         node = self.tree.nodes.get(key)
         if node is None or node.seat != seat or key not in self.strategy:
             return None
@@ -350,18 +350,22 @@ def habits(tree: Tree, strategy: dict[Key, list[Option]], joint: list[list[float
     """A few readable traits of the best response: its dark choice and how it opens or answers
     the first decision, weighted by how often it holds each point value."""
     weights = [sum(row) for row in joint]
-    first = tree.nodes[()]
-    out: dict[str, Any] = {}
-    if tree.me in (first.seat,):
-        out["dark"] = strategy[()][0][0]
-    decisions: Counter[str] = Counter()
+    out: dict[str, Any] = {"dark": {}}
+    decisions: dict[str, float] = {}
     for key, choice in strategy.items():
-        if tree.nodes[key].phase != "betting" or any(a[1] in ("raise", "call") for a in key):
+        if tree.nodes[key].phase == "dark":
+            history = " ".join(f"{verb}" for _seat, verb, _label in key) or "first"
+            out["dark"][f"after {history}"] = choice[0][0]
+            continue
+        if any(a[1] in ("raise", "call") for a in key):
             continue  # the first betting decision only
         for i, (verb, label) in enumerate(choice):
-            decisions[f"{verb} {label}".strip()] += weights[i]
+            name = f"{verb} {label}".strip()
+            decisions[name] = decisions.get(name, 0.0) + weights[i]
     total = sum(decisions.values()) or 1.0
-    out["first_decision"] = {k: round(v / total, 3) for k, v in decisions.most_common()}
+    out["first_decision"] = {
+        k: round(v / total, 3) for k, v in sorted(decisions.items(), key=lambda kv: -kv[1])
+    }
     return out
 
 
