@@ -1,6 +1,6 @@
 """Best response against a level of the computer, computed in an abstraction and checked in the game.
 
-    python -m bench.best_response --level hard --deals 2000 --seed 1
+    python -m bench.best_response --level hard --deals 10000 --samples 64 --seed 1   # the defaults
 
 Practice setting: heads-up, stake 10, 500 chips each, dark play on, seat 0 deals.
 
@@ -372,9 +372,9 @@ def habits(tree: Tree, strategy: dict[Key, list[Option]], joint: list[list[float
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--level", default="hard", choices=LEVELS)
-    parser.add_argument("--deals", type=int, default=2000, help="deals of the check, each played twice")
+    parser.add_argument("--deals", type=int, default=10_000, help="deals of the check, each played twice")
     parser.add_argument(
-        "--samples", type=int, default=8, help="bot decisions sampled per node and point value"
+        "--samples", type=int, default=64, help="bot decisions sampled per node and point value"
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=RESULTS / "best_response.json")

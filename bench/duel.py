@@ -1,7 +1,8 @@
 """Duplicate match between any two players, heads-up in the practice setting.
 
     python -m bench.duel --a hard --b threshold:20:22 --deals 2000 --seed 1
-    python -m bench.duel --tune hard --deals 300 --seed 1
+    python -m bench.duel --a hard --b normal,easy,call,maxraise,random,fold --deals 5000
+    python -m bench.duel --tune hard --deals 2000 --seed 1
 
 Practice setting: two seats, stake 10, 500 chips each reset every hand, dark play on, seat 0
 deals. Duplicate deals: every deal (its deck and the decks of any svara replays, all from a fixed
@@ -144,14 +145,14 @@ HEADER = f"{'pairing':<34} {'chips/hand':>9} {'95% CI':>18} {'pairs':>6} {'s':>7
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--a", default="hard", help="player A (its winnings are reported)")
-    parser.add_argument("--b", default="threshold:20:22", help="player B")
+    parser.add_argument("--b", default="threshold:20:22", help="player B, or several separated by commas")
     parser.add_argument("--deals", type=int, default=2000, help="deals, each played twice (seats swapped)")
     parser.add_argument("--seed", type=int, default=1, help="the fixed deck seed (same seed, same decks)")
     parser.add_argument("--tune", metavar="LEVEL", help="search threshold:A:B against LEVEL instead")
     parser.add_argument("--out", type=Path, default=RESULTS / "duel.json")
     args = parser.parse_args(argv)
     try:
-        for spec in [args.a, args.b] if not args.tune else [args.tune]:
+        for spec in [args.a, *args.b.split(",")] if not args.tune else [args.tune]:
             player(spec)
     except ValueError as error:
         parser.error(str(error))
@@ -169,8 +170,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         ci = f"[{best['low']:+.2f}, {best['high']:+.2f}]"
         print(f"best rule against {args.tune}: {best['a']} wins {best['mean']:+.2f} {ci}")
     else:
-        rows.append(run(args.a, args.b, deals=args.deals, seed=args.seed))
-        print(line(rows[-1]))
+        for spec_b in args.b.split(","):
+            rows.append(run(args.a, spec_b, deals=args.deals, seed=args.seed))
+            print(line(rows[-1]), flush=True)
         best = None
     out = {
         "python": platform.python_version(),

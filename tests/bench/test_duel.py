@@ -79,3 +79,10 @@ def test_tune_plays_the_whole_grid_and_replays_the_best_on_fresh_decks(tmp_path:
     best = data["best"]
     assert best["mean"] == max(r["mean"] for r in data["results"])
     assert best["confirmed"]["a"] == best["a"] and best["confirmed"]["pairs"] == 12
+
+
+def test_several_opponents_in_one_run_give_one_row_each(tmp_path: Path) -> None:
+    out = tmp_path / "duel.json"
+    main(["--a", "call", "--b", "fold,call", "--deals", "10", "--out", str(out)])
+    rows = json.loads(out.read_text())["results"]
+    assert [(r["b"], r["mean"]) for r in rows] == [("fold", 10.0), ("call", 0.0)]
