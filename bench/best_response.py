@@ -35,7 +35,7 @@ import platform
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,22 +53,44 @@ CLASSES = len(POINT_VALUES)
 INDEX = {v: i for i, v in enumerate(POINT_VALUES)}
 
 Option = tuple[str, str]  # (verb, size label or "")
+# A player read from what its seat sees: its view and the public moves of the hand so far.
+Policy = Callable[[BotView, Sequence[Sequence[Any]], random.Random], Move]
+
+
+def level_policy(level: str) -> Policy:
+    def play(view: BotView, actions: Sequence[Sequence[Any]], rng: random.Random) -> Move:
+        return decide(view, level=level, rng=rng)
+
+    return play
+
+
 Key = tuple[tuple[int, str, str], ...]  # the public history: (seat, verb, label) per move
 
 
 # ---------------------------------------------------------------------- abstraction
 
 
-def raise_sizes(*, target: int, pot: int, to_call: int, low: int, high: int, raises: int) -> dict[str, int]:
+def raise_sizes(
+    *,
+    target: int,
+    pot: int,
+    to_call: int,
+    low: int,
+    high: int,
+    raises: int,
+    pot_sizes: Sequence[tuple[str, float]] = (),
+    max_raises: int = MAX_RAISES,
+) -> dict[str, int]:
     """The abstract raise targets at a betting decision, by label (distinct amounts, the cap first)."""
-    if raises >= MAX_RAISES:
+    if raises >= max_raises:
         return {"max": high}
+    pot_sizes = pot_sizes or POT_SIZES
 
     def sized(times: float) -> int:
         extra = times * (pot + to_call)
         return min(max(target + max(STAKE, round(extra / STAKE) * STAKE), low), high)
 
-    amounts = {"max": high, **{label: sized(times) for label, times in reversed(POT_SIZES)}, "min": low}
+    amounts = {"max": high, **{label: sized(times) for label, times in reversed(pot_sizes)}, "min": low}
     out: dict[str, int] = {}
     for label, amount in amounts.items():  # the cap keeps its name when a size reaches it
         if amount not in out.values():
@@ -141,8 +163,9 @@ def new_hand(nonce: int = 0) -> Hand:
 class Tree:
     """The public tree for the exploiter in seat ``me`` against ``level``, built on the engine."""
 
-    def __init__(self, *, me: int, level: str, samples: int, seed: int) -> None:
+    def __init__(self, *, me: int, level: str, samples: int, seed: int, policy: Policy | None = None) -> None:
         self.me, self.level, self.samples = me, level, samples
+        self.policy = policy if policy is not None else level_policy(level)
         self.rng = random.Random(seed)
         self.hands = class_hands()
         self.nodes: dict[Key, Node] = {}
@@ -200,7 +223,7 @@ class Tree:
                 if pool:
                     cards = pool[self.rng.randrange(len(pool))]
                     seen = dataclasses.replace(view, cards=cards, points=score_cards(cards))
-                verb, amount = decide(seen, level=self.level, rng=random.Random(self.rng.getrandbits(64)))
+                verb, amount = self.policy(seen, hand.actions, random.Random(self.rng.getrandbits(64)))
                 self.decide_calls += 1
                 tally[(verb, nearest(sizes, amount) if verb == "raise" and amount else "")] += 1
             for option, count in tally.items():
@@ -310,12 +333,12 @@ class Exploiter:
         return key
 
 
-def check(level: str, exploiters: Sequence[Exploiter], *, deals: int, seed: int) -> list[float]:
+def check(
+    level: str, exploiters: Sequence[Exploiter], *, deals: int, seed: int, policy: Policy | None = None
+) -> list[float]:
     """The exploiter's mean net chips per deal pair in the real engine (it sits in seat 0, then 1)."""
     deck_seed = server_seed(f"best-response-{seed}")
-
-    def bot(view: BotView, rng: random.Random) -> Move:
-        return decide(view, level=level, rng=rng)
+    bot = policy if policy is not None else level_policy(level)
 
     out = []
     for deal in range(deals):
@@ -336,7 +359,7 @@ def check(level: str, exploiters: Sequence[Exploiter], *, deals: int, seed: int)
                 if s == me:
                     verb, amount = exploiter.move(hand, s, rngs[s])
                 else:
-                    verb, amount = bot(bot_view(hand, s), rngs[s])
+                    verb, amount = bot(bot_view(hand, s), hand.view_for(s)["actions"], rngs[s])
                 hand.act(s, verb, amount)
             nets.append(hand.chips[me] - CHIPS)
         out.append(sum(nets) / 2)
@@ -371,7 +394,12 @@ def habits(tree: Tree, strategy: dict[Key, list[Option]], joint: list[list[float
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--level", default="hard", choices=LEVELS)
+    parser.add_argument(
+        "--level", default="hard", choices=[*LEVELS, "cfr"], help="cfr: bench.solver's strategy"
+    )
+    parser.add_argument(
+        "--strategy", type=Path, help="the strategy file for --level cfr (bench.solver's by default)"
+    )
     parser.add_argument("--deals", type=int, default=10_000, help="deals of the check, each played twice")
     parser.add_argument(
         "--samples", type=int, default=64, help="bot decisions sampled per node and point value"
@@ -381,16 +409,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     joint = prior()
+    policy = None
+    if args.level == "cfr":
+        from bench.solver import STRATEGY, CfrPlayer  # the solver builds on this module
+
+        policy = CfrPlayer.load(args.strategy or STRATEGY)
     trees, strategies, values = [], [], []
     for me in (0, 1):
-        tree = Tree(me=me, level=args.level, samples=args.samples, seed=args.seed * 10 + me)
+        tree = Tree(me=me, level=args.level, samples=args.samples, seed=args.seed * 10 + me, policy=policy)
         value, strategy = solve(tree, joint)
         trees.append(tree)
         strategies.append(strategy)
         values.append(value)
     built = time.perf_counter() - began
     exploiters = [Exploiter(t, s) for t, s in zip(trees, strategies)]
-    stats = summary(check(args.level, exploiters, deals=args.deals, seed=args.seed))
+    stats = summary(check(args.level, exploiters, deals=args.deals, seed=args.seed, policy=policy))
     seconds = time.perf_counter() - began
     predicted = sum(values) / 2
     ci = f"[{stats['low']:+.2f}, {stats['high']:+.2f}]"

@@ -1,0 +1,47 @@
+"""The CFR+ prototype: its tree is the engine's, CFR+ lowers its exploitability, and the saved
+strategy plays legal moves in the real game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.solver import CfrPlayer, Game, Solver, main, play
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return Game()
+
+
+def test_the_tree_starts_with_the_non_dealers_dark_choice_and_ends_in_folds_and_showdowns(game: Game) -> None:
+    assert (game.seat[0], game.dark[0], game.actions[0]) == (1, True, [("dark", ""), ("decline", "")])
+    kinds = {kind for kind, _ in game.terminals}
+    assert kinds == {"fold", "show"}
+    # The cheapest ending: the non-dealer declines the dark bet and passes, the dealer wins the ante.
+    assert ("fold", 10.0) in game.terminals
+
+
+def test_cfr_plus_lowers_the_exploitability_in_the_abstraction(game: Game) -> None:
+    solver = Solver(game)
+    solver.iterate(5)
+    early = solver.exploitability()
+    solver.iterate(55)
+    late = solver.exploitability()
+    assert 0 <= late < early / 2
+
+
+def test_the_saved_strategy_plays_legal_moves_on_the_tree_and_beats_always_call(tmp_path: Path) -> None:
+    out = tmp_path / "strategy.json"
+    main(["--iterations", "60", "--report", "30", "--strategy", str(out)])
+    data = json.loads(out.read_text())
+    assert [h["iterations"] for h in data["history"]] == [30, 60]
+    for node in data["nodes"].values():
+        for row in node["strategy"]:
+            assert abs(sum(row) - 1) < 1e-3
+    cfr = CfrPlayer.load(out)
+    won = play(cfr, "call", deals=40, seed=1)  # hand.act refuses any illegal move
+    assert sum(won) / len(won) > 0
+    assert cfr.off_tree == 0
