@@ -21,6 +21,7 @@ Its exploitability in the real game comes from ``bench.best_response --level cfr
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import time
@@ -41,10 +42,26 @@ STRATEGY = RESULTS / "solver_strategy.json"
 POT_SIZES: tuple[tuple[str, float], ...] = (("pot", 1.0), ("x2", 2.0))
 MAX_RAISES = 3
 
+
+@dataclasses.dataclass(frozen=True)
+class Abstraction:
+    """The raise sizes (label, times the pot after calling) besides the minimum and the cap, and
+    how many raises a deal before only the cap is left."""
+
+    pot_sizes: tuple[tuple[str, float], ...] = POT_SIZES
+    max_raises: int = MAX_RAISES
+
+    @classmethod
+    def parse(cls, text: str, max_raises: int) -> Abstraction:
+        """From "pot:1,x2:2" (label:times, by comma)."""
+        pairs = [item.split(":") for item in text.split(",") if item]
+        return cls(tuple((label, float(times)) for label, times in pairs), max_raises)
+
+
 Key = str  # the public history: "seat:verb:label" joined by "|"
 
 
-def sizes(view: BotView, actions: Sequence[Sequence[Any]]) -> dict[str, int]:
+def sizes(view: BotView, actions: Sequence[Sequence[Any]], abstraction: Abstraction) -> dict[str, int]:
     if view.raise_range is None:
         return {}
     low, high = view.raise_range
@@ -55,18 +72,20 @@ def sizes(view: BotView, actions: Sequence[Sequence[Any]]) -> dict[str, int]:
         low=low,
         high=high,
         raises=raises_so_far(actions),
-        pot_sizes=POT_SIZES,
-        max_raises=MAX_RAISES,
+        pot_sizes=abstraction.pot_sizes,
+        max_raises=abstraction.max_raises,
     )
 
 
-def options(view: BotView, actions: Sequence[Sequence[Any]]) -> dict[Option, int | None]:
+def options(
+    view: BotView, actions: Sequence[Sequence[Any]], abstraction: Abstraction
+) -> dict[Option, int | None]:
     if view.phase == "dark":
         return {("dark", ""): view.dark_amount, ("decline", ""): None}
     out: dict[Option, int | None] = {("fold", ""): None}
     if "call" in view.verbs:
         out[("call", "")] = None
-    for label, amount in sizes(view, actions).items():
+    for label, amount in sizes(view, actions, abstraction).items():
         out[("raise", label)] = amount
     return out
 
@@ -79,7 +98,8 @@ def child_key(key: Key, seat: int, option: Option) -> Key:
 class Game:
     """The abstract game as flat arrays: nodes in depth-first order, children after their parent."""
 
-    def __init__(self) -> None:
+    def __init__(self, abstraction: Abstraction | None = None) -> None:
+        self.abstraction = abstraction or Abstraction()
         self.keys: list[Key] = []
         self.seat: list[int] = []
         self.dark: list[bool] = []
@@ -96,7 +116,7 @@ class Game:
         self.keys.append(key)
         self.seat.append(legal.seat)
         self.dark.append(view.phase == "dark")
-        choices = options(view, hand.actions)
+        choices = options(view, hand.actions, self.abstraction)
         self.actions.append(list(choices))
         self.children.append([])
         for option, amount in choices.items():
@@ -225,7 +245,12 @@ class Solver:
                 "actions": [f"{v}:{label}" for v, label in game.actions[node]],
                 "strategy": np.round(avg[:1] if game.dark[node] else avg, 4).tolist(),
             }
-        return {"pot_sizes": [list(p) for p in POT_SIZES], "max_raises": MAX_RAISES, "nodes": nodes}
+        abstraction = self.game.abstraction
+        return {
+            "pot_sizes": [list(p) for p in abstraction.pot_sizes],
+            "max_raises": abstraction.max_raises,
+            "nodes": nodes,
+        }
 
 
 class CfrPlayer:
@@ -233,6 +258,8 @@ class CfrPlayer:
 
     def __init__(self, strategy: dict[str, Any]) -> None:
         self.nodes: dict[str, Any] = strategy["nodes"]
+        pot_sizes = tuple((label, float(times)) for label, times in strategy["pot_sizes"])
+        self.abstraction = Abstraction(pot_sizes, int(strategy["max_raises"]))
         self.off_tree = 0
 
     @classmethod
@@ -251,7 +278,7 @@ class CfrPlayer:
         if verb == "dark":
             return "dark", view.dark_amount
         if verb == "raise":
-            real = sizes(view, actions)
+            real = sizes(view, actions, self.abstraction)
             if real:
                 return "raise", real.get(label, real["max"])
             verb = "call"
@@ -268,7 +295,7 @@ class CfrPlayer:
                 return None
             verb, label = action[1], ""
             if verb == "raise":
-                real = sizes(bot_view(replay, action[0]), replay.actions)
+                real = sizes(bot_view(replay, action[0]), replay.actions, self.abstraction)
                 labels = [a.split(":")[1] for a in node["actions"] if a.startswith("raise:")]
                 known = {lab: real[lab] for lab in labels if lab in real} or real
                 label = nearest(known, action[2])
@@ -309,6 +336,8 @@ def play(cfr: CfrPlayer, opponent: str, *, deals: int, seed: int) -> list[float]
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--sizes", default="pot:1,x2:2", help="raise sizes label:times-the-pot, by comma")
+    parser.add_argument("--max-raises", type=int, default=MAX_RAISES, help="then only the cap")
     parser.add_argument("--report", type=int, default=200, help="print the exploitability every so often")
     parser.add_argument("--seed", type=int, default=1, help="the decks of --play")
     parser.add_argument("--strategy", type=Path, default=STRATEGY)
@@ -325,7 +354,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"moves off the tree: {cfr.off_tree}")
         return
     began = time.perf_counter()
-    game = Game()
+    game = Game(Abstraction.parse(args.sizes, args.max_raises))
     solver = Solver(game)
     built = time.perf_counter() - began
     print(f"tree: {len(game.keys)} decision nodes, {len(game.terminals)} terminals ({built:.1f} s)")
