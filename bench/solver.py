@@ -1,17 +1,18 @@
 """A CFR+ prototype for heads-up practice Svara: a strategy for both seats, in an abstraction.
 
-    python -m bench.solver --iterations 2000 --seed 1          # writes bench/results/solver_strategy.json
+    python -m bench.solver              # 3000 iterations, about 4 min: bench/results/solver_strategy.json
     python -m bench.solver --play hard,normal,easy,threshold:20:21 --deals 5000
-    python -m bench.best_response --level cfr                  # its exploitability in the real game
+    python -m bench.best_response --level cfr      # its exploitability in the real game
 
-Practice setting: heads-up, stake 10, 500 chips each, dark play on, seat 0 deals. The public tree is
-built by driving the real engine, as in ``bench.best_response``; both seats choose among fold, call
-and the raises min, one pot, two pots (after calling) and the cap, at most ``MAX_RAISES`` raises a
-deal; hands are grouped by points (24 values, the joint prior with exact card removal); in the dark
-round a seat has no cards, so one strategy for all its hands. A showdown tie counts 0 (the replay
-is about a fair re-deal). CFR+ (regret matching+, alternating updates, linear averaging), vectorised
-over the 24 point values with numpy. It reports the exploitability of the average strategy in the
-abstraction every ``--report`` iterations.
+Practice setting: heads-up, stake 10, 500 chips each, dark play on, seat 0 deals. The public tree
+is built by driving the real engine, as in ``bench.best_response``; both seats choose among fold,
+call and the raises min, half, one, two and four pots (after calling) and the cap, at most
+``MAX_RAISES`` raises a deal (``--sizes``, ``--max-raises``); hands are grouped by points (24
+values, the joint prior with exact card removal); in the dark round a seat has no cards, so one
+strategy for all its hands. A showdown tie counts 0 (the replay is about a fair re-deal). CFR+
+(regret matching+, alternating updates, linear averaging), vectorised over the 24 point values with
+numpy; deterministic (no sampling), so no seed. It reports the exploitability of the average
+strategy in the abstraction every ``--report`` iterations.
 
 Not a level of the computer: ``CfrPlayer`` plays the strategy from a seat's view and the public
 moves (a raise off the tree mapped to the nearest size; in a svara replay it plays the hard level).
@@ -39,8 +40,8 @@ from games.engine.hand import Hand
 
 RESULTS = Path(__file__).resolve().parent / "results"
 STRATEGY = RESULTS / "solver_strategy.json"
-POT_SIZES: tuple[tuple[str, float], ...] = (("pot", 1.0), ("x2", 2.0))
-MAX_RAISES = 3
+POT_SIZES: tuple[tuple[str, float], ...] = (("half", 0.5), ("pot", 1.0), ("x2", 2.0), ("x4", 4.0))
+MAX_RAISES = 4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -335,8 +336,8 @@ def play(cfr: CfrPlayer, opponent: str, *, deals: int, seed: int) -> list[float]
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--iterations", type=int, default=2000)
-    parser.add_argument("--sizes", default="pot:1,x2:2", help="raise sizes label:times-the-pot, by comma")
+    parser.add_argument("--iterations", type=int, default=3000)
+    parser.add_argument("--sizes", default="half:0.5,pot:1,x2:2,x4:4", help="label:times-the-pot, by comma")
     parser.add_argument("--max-raises", type=int, default=MAX_RAISES, help="then only the cap")
     parser.add_argument("--report", type=int, default=200, help="print the exploitability every so often")
     parser.add_argument("--seed", type=int, default=1, help="the decks of --play")
