@@ -106,7 +106,9 @@ def raises_so_far(actions: Sequence[Sequence[Any]]) -> int:
     return sum(1 for a in actions if a[1] == "raise")
 
 
-def sizes_for(view: BotView, actions: Sequence[Sequence[Any]]) -> dict[str, int]:
+def sizes_for(
+    view: BotView, actions: Sequence[Sequence[Any]], pot_sizes: Sequence[tuple[str, float]] = POT_SIZES
+) -> dict[str, int]:
     if view.raise_range is None:
         return {}
     low, high = view.raise_range
@@ -163,8 +165,17 @@ def new_hand(nonce: int = 0) -> Hand:
 class Tree:
     """The public tree for the exploiter in seat ``me`` against ``level``, built on the engine."""
 
-    def __init__(self, *, me: int, level: str, samples: int, seed: int, policy: Policy | None = None) -> None:
-        self.me, self.level, self.samples = me, level, samples
+    def __init__(
+        self,
+        *,
+        me: int,
+        level: str,
+        samples: int,
+        seed: int,
+        policy: Policy | None = None,
+        pot_sizes: Sequence[tuple[str, float]] = POT_SIZES,
+    ) -> None:
+        self.me, self.level, self.samples, self.pot_sizes = me, level, samples, tuple(pot_sizes)
         self.policy = policy if policy is not None else level_policy(level)
         self.rng = random.Random(seed)
         self.hands = class_hands()
@@ -204,7 +215,7 @@ class Tree:
         out: dict[Option, int | None] = {("fold", ""): None}
         if "call" in view.verbs:
             out[("call", "")] = None
-        for label, amount in sizes_for(view, hand.actions).items():
+        for label, amount in sizes_for(view, hand.actions, self.pot_sizes).items():
             out[("raise", label)] = amount
         return out
 
@@ -296,7 +307,7 @@ class Exploiter:
         if verb == "dark":
             return "dark", view.dark_amount
         if verb == "raise":
-            sizes = sizes_for(view, hand.actions)
+            sizes = sizes_for(view, hand.actions, self.tree.pot_sizes)
             if sizes:
                 return "raise", sizes.get(label, sizes[nearest(sizes, max(sizes.values()))])
             verb = "call"
@@ -316,7 +327,7 @@ class Exploiter:
             verb = action[1]
             label = ""
             if verb == "raise":
-                sizes = sizes_for(bot_view(replay, action[0]), replay.actions)
+                sizes = sizes_for(bot_view(replay, action[0]), replay.actions, self.tree.pot_sizes)
                 label = nearest(sizes, action[2])
                 # Only sizes the tree has (a size the bot was never seen to use is not): the nearest.
                 known = {lab: sizes[lab] for (v, lab) in node.options if v == "raise" and lab in sizes}
@@ -397,6 +408,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--level", default="hard", choices=[*LEVELS, "cfr"], help="cfr: bench.solver's strategy"
     )
+    parser.add_argument("--sizes", default="half:0.5,pot:1,x2:2,x4:4", help="raises label:times-the-pot")
     parser.add_argument(
         "--strategy", type=Path, help="the strategy file for --level cfr (bench.solver's by default)"
     )
@@ -409,6 +421,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     began = time.perf_counter()
     joint = prior()
+    sizes = tuple((label, float(times)) for label, times in (p.split(":") for p in args.sizes.split(",")))
     policy = None
     if args.level == "cfr":
         from bench.solver import STRATEGY, CfrPlayer  # the solver builds on this module
@@ -416,7 +429,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         policy = CfrPlayer.load(args.strategy or STRATEGY)
     trees, strategies, values = [], [], []
     for me in (0, 1):
-        tree = Tree(me=me, level=args.level, samples=args.samples, seed=args.seed * 10 + me, policy=policy)
+        seed = args.seed * 10 + me
+        tree = Tree(me=me, level=args.level, samples=args.samples, seed=seed, policy=policy, pot_sizes=sizes)
         value, strategy = solve(tree, joint)
         trees.append(tree)
         strategies.append(strategy)
@@ -442,7 +456,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "python": platform.python_version(),
         "level": args.level,
         "setting": {"seats": 2, "stake": STAKE, "chips": CHIPS, "dark_play": True},
-        "abstraction": {"points": CLASSES, "raises": list(LABELS), "max_raises": MAX_RAISES},
+        "abstraction": {
+            "points": CLASSES,
+            "raises": ["min", *(label for label, _ in sizes), "max"],
+            "max_raises": MAX_RAISES,
+        },
         "samples": args.samples,
         "seed": args.seed,
         "deals": args.deals,

@@ -80,3 +80,9 @@ def test_the_cli_writes_a_table_and_json_with_both_figures(tmp_path: Path) -> No
     assert data["real"]["low"] <= data["real"]["mean"] <= data["real"]["high"]
     assert set(data["predicted"]) == {"mean", "as_dealer", "as_non_dealer"}
     assert data["tree_nodes"] > 10 and data["exploiter_moves"] > 0
+
+
+def test_the_exploiters_raise_sizes_are_a_choice() -> None:
+    tree = Tree(me=0, level="easy", samples=1, seed=1, pot_sizes=(("x3", 3.0),))
+    labels = {label for node in tree.nodes.values() if node.seat == 0 for verb, label in node.options if verb == "raise"}
+    assert labels == {"min", "x3", "max"}
