@@ -84,5 +84,6 @@ def test_the_cli_writes_a_table_and_json_with_both_figures(tmp_path: Path) -> No
 
 def test_the_exploiters_raise_sizes_are_a_choice() -> None:
     tree = Tree(me=0, level="easy", samples=1, seed=1, pot_sizes=(("x3", 3.0),))
-    labels = {label for node in tree.nodes.values() if node.seat == 0 for verb, label in node.options if verb == "raise"}
+    mine = [node for node in tree.nodes.values() if node.seat == 0]
+    labels = {label for node in mine for verb, label in node.options if verb == "raise"}
     assert labels == {"min", "x3", "max"}
