@@ -119,6 +119,7 @@ def sizes_for(
         low=low,
         high=high,
         raises=raises_so_far(actions),
+        pot_sizes=pot_sizes,
     )
 
 
