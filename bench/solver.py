@@ -307,8 +307,11 @@ class CfrPlayer:
         return key
 
 
-def play(cfr: CfrPlayer, opponent: str, *, deals: int, seed: int) -> list[float]:
-    """The strategy's mean net chips per duplicate deal pair in the real engine against ``opponent``."""
+def play(
+    cfr: CfrPlayer, opponent: str, *, deals: int, seed: int, times: list[float] | None = None
+) -> list[float]:
+    """The strategy's mean net chips per duplicate deal pair in the real engine against ``opponent``;
+    the seconds of each of its decisions are appended to ``times`` when given."""
     other = named_player(opponent)
     deck_seed = server_seed(f"solver-{seed}")
     out = []
@@ -327,7 +330,13 @@ def play(cfr: CfrPlayer, opponent: str, *, deals: int, seed: int) -> list[float]
             while (legal := hand.legal()) is not None:
                 s = legal.seat
                 view = bot_view(hand, s)
-                move = cfr(view, hand.actions, rngs[s]) if s == me else other(view, rngs[s])
+                if s == me:
+                    began = time.perf_counter()
+                    move = cfr(view, hand.actions, rngs[s])
+                    if times is not None:
+                        times.append(time.perf_counter() - began)
+                else:
+                    move = other(view, rngs[s])
                 hand.act(s, *move)
             nets.append(hand.chips[me] - CHIPS)
         out.append(sum(nets) / 2)
@@ -347,12 +356,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.play:
         cfr = CfrPlayer.load(args.strategy)
+        times: list[float] = []
         print(f"{'cfr vs':<24} {'chips/hand':>10} {'95% CI':>18} {'pairs':>6}")
         for opponent in args.play.split(","):
-            stats = summary(play(cfr, opponent, deals=args.deals, seed=args.seed))
+            stats = summary(play(cfr, opponent, deals=args.deals, seed=args.seed, times=times))
             ci = f"[{stats['low']:+.2f}, {stats['high']:+.2f}]"
             print(f"{opponent:<24} {stats['mean']:>+10.2f} {ci:>18} {stats['pairs']:>6}", flush=True)
-        print(f"moves off the tree: {cfr.off_tree}")
+        times.sort()
+        p50, p99 = (times[int(q * (len(times) - 1))] * 1000 for q in (0.5, 0.99))
+        print(f"moves off the tree: {cfr.off_tree}; decision time p50 {p50:.2f} ms, p99 {p99:.2f} ms")
         return
     began = time.perf_counter()
     game = Game(Abstraction.parse(args.sizes, args.max_raises))
