@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.best_response import main as best_response
 from bench.solver import Abstraction, CfrPlayer, Game, Solver, main, play
 
 SMALL = Abstraction((("pot", 1.0), ("x2", 2.0)), 3)  # a small tree: fast tests
@@ -55,3 +56,26 @@ def test_the_default_abstraction_has_the_best_responses_sizes_and_parses_back() 
     parsed = Abstraction.parse("half:0.5,pot:1,x2:2,x4:4", 4)
     assert parsed == Abstraction()
     assert [label for label, _ in parsed.pot_sizes] == ["half", "pot", "x2", "x4"]
+
+
+def test_the_best_response_tool_measures_a_saved_strategy(tmp_path: Path) -> None:
+    strategy, out = tmp_path / "strategy.json", tmp_path / "br.json"
+    main(
+        [
+            "--iterations",
+            "30",
+            "--report",
+            "30",
+            "--strategy",
+            str(strategy),
+            "--sizes",
+            "pot:1",
+            "--max-raises",
+            "2",
+        ]
+    )
+    best_response(
+        ["--level", "cfr", "--strategy", str(strategy), "--deals", "20", "--samples", "1", "--out", str(out)]
+    )
+    data = json.loads(out.read_text())
+    assert data["level"] == "cfr" and data["real"]["pairs"] == 20 and data["tree_nodes"] > 10
