@@ -382,8 +382,9 @@ def check(
 
 
 def habits(tree: Tree, strategy: dict[Key, list[Option]], joint: list[list[float]]) -> dict[str, Any]:
-    """A few readable traits of the best response: its dark choice and how it opens or answers
-    the first decision, weighted by how often it holds each point value."""
+    """A few readable traits of the best response: its dark choices, and its choices at the
+    betting decisions before any call or raise (each such node alike, reached or not), weighted by
+    how often it holds each point value."""
     weights = [sum(row) for row in joint]
     out: dict[str, Any] = {"dark": {}}
     decisions: dict[str, float] = {}
