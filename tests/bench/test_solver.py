@@ -1,0 +1,81 @@
+"""The CFR+ prototype: its tree is the engine's, CFR+ lowers its exploitability, and the saved
+strategy plays legal moves in the real game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.best_response import main as best_response
+from bench.solver import Abstraction, CfrPlayer, Game, Solver, main, play
+
+SMALL = Abstraction((("pot", 1.0), ("x2", 2.0)), 3)  # a small tree: fast tests
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return Game(SMALL)
+
+
+def test_the_tree_starts_with_the_non_dealers_dark_choice_and_ends_in_folds_and_showdowns(game: Game) -> None:
+    assert (game.seat[0], game.dark[0], game.actions[0]) == (1, True, [("dark", ""), ("decline", "")])
+    kinds = {kind for kind, _ in game.terminals}
+    assert kinds == {"fold", "show"}
+    # The cheapest ending: the non-dealer declines the dark bet and passes, the dealer wins the ante.
+    assert ("fold", 10.0) in game.terminals
+
+
+def test_cfr_plus_lowers_the_exploitability_in_the_abstraction(game: Game) -> None:
+    solver = Solver(game)
+    solver.iterate(5)
+    early = solver.exploitability()
+    solver.iterate(55)
+    late = solver.exploitability()
+    assert 0 <= late < early / 2
+    assert late < 5  # chips a hand after 60 iterations (about 2.4 here; 35 after 5)
+
+
+def test_the_saved_strategy_plays_legal_moves_on_the_tree_and_beats_always_call(tmp_path: Path) -> None:
+    out = tmp_path / "strategy.json"
+    small = ["--sizes", "pot:1,x2:2", "--max-raises", "3"]
+    main(["--iterations", "60", "--report", "30", "--strategy", str(out), *small])
+    data = json.loads(out.read_text())
+    assert [h["iterations"] for h in data["history"]] == [30, 60]
+    for node in data["nodes"].values():
+        for row in node["strategy"]:
+            assert abs(sum(row) - 1) < 1e-3
+    cfr = CfrPlayer.load(out)
+    won = play(cfr, "call", deals=40, seed=1)  # hand.act refuses any illegal move
+    assert sum(won) / len(won) > 0
+    assert cfr.off_tree == 0
+
+
+def test_the_default_abstraction_has_the_best_responses_sizes_and_parses_back() -> None:
+    parsed = Abstraction.parse("half:0.5,pot:1,x2:2,x4:4", 4)
+    assert parsed == Abstraction()
+    assert [label for label, _ in parsed.pot_sizes] == ["half", "pot", "x2", "x4"]
+
+
+def test_the_best_response_tool_measures_a_saved_strategy(tmp_path: Path) -> None:
+    strategy, out = tmp_path / "strategy.json", tmp_path / "br.json"
+    main(
+        [
+            "--iterations",
+            "30",
+            "--report",
+            "30",
+            "--strategy",
+            str(strategy),
+            "--sizes",
+            "pot:1",
+            "--max-raises",
+            "2",
+        ]
+    )
+    best_response(
+        ["--level", "cfr", "--strategy", str(strategy), "--deals", "20", "--samples", "1", "--out", str(out)]
+    )
+    data = json.loads(out.read_text())
+    assert data["level"] == "cfr" and data["real"]["pairs"] == 20 and data["tree_nodes"] > 10
