@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,18 @@ class Site:
     key: Path
     http_port: int = 80  # plain http: redirected to https
     bind: str = ""  # listen on this address only ("127.0.0.1" for a local trial), or on all
+    # Networks of a front balancer whose X-Forwarded-For this machine believes (several machines
+    # behind one address, deploy/nginx_front.py); empty: no front, the peer is the client.
+    front_proxies: tuple[str, ...] = ()
+
+
+def front_lines(networks: tuple[str, ...]) -> str:
+    """nginx's realip settings for ``networks`` (each checked: a typo would trust nobody, or all)."""
+    if not networks:
+        return "    # (no front balancer)"
+    checked = [str(ipaddress.ip_network(n.strip(), strict=False)) for n in networks]
+    lines = [f"    set_real_ip_from {network};" for network in checked]
+    return "\n".join([*lines, "    real_ip_header X-Forwarded-For;", "    real_ip_recursive off;"])
 
 
 def render(site: Site) -> str:
@@ -44,6 +57,7 @@ def render(site: Site) -> str:
         "CERTIFICATE": str(site.certificate),
         "KEY": str(site.key),
         "STATIC_ROOT": str(site.static_root).rstrip("/"),
+        "FRONT_PROXIES": front_lines(site.front_proxies),
     }
     text = TEMPLATE.read_text()
     for name, value in values.items():
@@ -61,9 +75,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--certificate", type=Path, required=True)
     parser.add_argument("--key", type=Path, required=True)
     parser.add_argument("--http-port", type=int, default=80)
+    parser.add_argument(
+        "--front-proxies",
+        default="",
+        help="networks of a front balancer in front of several machines (10.0.0.5/32,...): "
+        "its X-Forwarded-For names the client (docs/deploy.md, several machines)",
+    )
     args = parser.parse_args(argv)
     ports = tuple(int(p) for p in args.web_ports.split(",") if p.strip())
-    site = Site(args.public_url, ports, args.static_root, args.certificate, args.key, args.http_port)
+    fronts = tuple(n.strip() for n in args.front_proxies.split(",") if n.strip())
+    site = Site(
+        args.public_url,
+        ports,
+        args.static_root,
+        args.certificate,
+        args.key,
+        args.http_port,
+        front_proxies=fronts,
+    )
     print(render(site), end="")
 
 
