@@ -48,12 +48,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+# The main configuration of this shape's nginx: the limits of the kit's deploy/nginx/nginx.conf
+# (a few thousand sockets per Daphne process), its paths in the shape's own prefix.
 NGINX_MAIN = """\
 daemon off;
 worker_processes 1;
+worker_rlimit_nofile 65536;
 pid {prefix}/nginx.pid;
 error_log stderr warn;
-events {{ worker_connections 4096; }}
+events {{ worker_connections 16384; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;

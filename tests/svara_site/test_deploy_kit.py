@@ -3,6 +3,8 @@ environment passes `check --deploy`, the units start what exists."""
 
 from __future__ import annotations
 
+import configparser
+import fnmatch
 import http.client
 import http.server
 import os
@@ -19,7 +21,7 @@ import pytest
 
 from deploy.local import NGINX_MAIN, free_port, make_certificate
 from deploy.nginx_site import Site, render
-from deploy.processes import Nginx
+from deploy.processes import Nginx, wait_until
 from tests.conftest import service_missing
 from tests.svara_site.envkit import ROOT, clean_env, run_manage, strong_key
 
@@ -238,4 +240,152 @@ def test_nginx_sends_players_to_a_process_back_up_at_once() -> None:
             if server is not None:
                 server.shutdown()
                 server.server_close()
+            nginx.stop()
+
+
+SOCKETS_PER_PROCESS = 3000  # "a few thousand" table sockets on each Daphne process (issue 31)
+
+
+def nginx_limits(text: str) -> tuple[int, int]:
+    """worker_connections and worker_rlimit_nofile of a main nginx configuration (0: unset)."""
+    connections = re.search(r"^\s*(?:events\s*\{\s*)?worker_connections (\d+);", text, flags=re.M)
+    files = re.search(r"^\s*worker_rlimit_nofile (\d+);", text, flags=re.M)
+    return int(connections.group(1)) if connections else 0, int(files.group(1)) if files else 0
+
+
+def test_nginx_is_set_for_a_few_thousand_sockets_per_process() -> None:
+    # Debian's nginx.conf: 768 connections a worker, 1024 files; each proxied socket is two
+    # connections (the browser's and Daphne's). The kit ships the main file and the local shape
+    # uses the same limits: two Daphne processes' sockets through one worker, and files for them.
+    web = (KIT / "systemd" / "svara-web@.service").read_text()
+    unit_files = re.search(r"^LimitNOFILE=(\d+)$", web, flags=re.M)
+    assert unit_files is not None and int(unit_files.group(1)) >= 2 * SOCKETS_PER_PROCESS
+    for text in ((KIT / "nginx" / "nginx.conf").read_text(), NGINX_MAIN.format(prefix="/p")):
+        connections, files = nginx_limits(text)
+        assert connections >= 2 * 2 * SOCKETS_PER_PROCESS, text
+        assert files >= connections + 1024, text  # its logs, temporary files and cache besides
+
+
+def test_the_shipped_nginx_main_file_is_accepted_with_the_site(tmp_path: Path) -> None:
+    if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
+        service_missing("needs nginx (Debian's nginx package)")
+    make_certificate(tmp_path / "tls", "svara.example")
+    site = Site(
+        "https://svara.example:18443",
+        (8001, 8002),
+        tmp_path / "static",
+        tmp_path / "tls" / "fullchain.pem",
+        tmp_path / "tls" / "privkey.pem",
+        http_port=18080,
+        bind="127.0.0.1",
+    )
+    (tmp_path / "sites").mkdir()
+    (tmp_path / "sites" / "svara").write_text(render(site))
+    # The shipped file as it is, but for where this test may write: its logs, pid and sites.
+    text = (KIT / "nginx" / "nginx.conf").read_text()
+    for path, here in (
+        ("/var/log/svara/nginx", str(tmp_path)),
+        ("/run/nginx.pid", str(tmp_path / "nginx.pid")),
+        ("/etc/nginx/sites-enabled/*", str(tmp_path / "sites" / "*")),
+    ):
+        assert path in text, path
+        text = text.replace(path, here)
+    if os.geteuid() != 0:
+        text = text.replace("user www-data;", "")
+    (tmp_path / "nginx.conf").write_text(text)
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    # No -p: the modules Debian enables load from nginx's own prefix, as in production.
+    done = subprocess.run(
+        [nginx, "-t", "-c", str(tmp_path / "nginx.conf"), "-e", "stderr"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_log_file_the_kit_writes_is_rotated() -> None:
+    # Debian's logrotate knows /var/log/nginx only; the kit's nginx writes /var/log/svara/nginx.
+    rotated = re.findall(r"^(/\S+) \{$", (KIT / "logrotate" / "svara").read_text(), flags=re.M)
+    written = []
+    for conf in (KIT / "nginx").glob("*.conf"):
+        written += re.findall(r"^\s*(?:access_log|error_log) (/\S+?)[;\s]", conf.read_text(), flags=re.M)
+    assert written and rotated
+    for path in written:
+        assert any(fnmatch.fnmatch(path, pattern) for pattern in rotated), (path, rotated)
+    # The room's own processes log to the journal, which the kit caps.
+    journal = configparser.ConfigParser()
+    journal.optionxform = str  # type: ignore[assignment,method-assign]
+    journal.read(KIT / "journald" / "svara.conf")
+    assert re.fullmatch(r"\d+[KMG]", journal["Journal"]["SystemMaxUse"])
+    assert re.fullmatch(r"\d+\w*", journal["Journal"]["MaxRetentionSec"])
+
+
+def test_logrotate_rotates_nginx_logs_and_nginx_writes_the_new_file() -> None:
+    # The shipped logrotate file, run for real on a running nginx (its paths moved to a temporary
+    # directory): the old lines in access.log.1, and nginx, told to reopen, writing a new access.log.
+    logrotate = shutil.which("logrotate") or "/usr/sbin/logrotate"
+    if not Path(logrotate).exists() or not Path("/usr/sbin/nginx").exists():
+        service_missing("needs logrotate and nginx (Debian's packages)")
+    with tempfile.TemporaryDirectory() as name:
+        workdir = Path(name)
+        logs, port = workdir / "log", free_port()
+        (workdir / "tmp").mkdir()
+        logs.mkdir()
+        main = NGINX_MAIN.format(prefix=workdir).replace(
+            f"access_log {workdir}/access.log;", f"access_log {logs}/access.log;"
+        )
+        main = main.replace(
+            f"include {workdir}/svara.conf;", f"server {{ listen 127.0.0.1:{port}; return 204; }}"
+        )
+        (workdir / "nginx.conf").write_text(main)
+        rules = (KIT / "logrotate" / "svara").read_text()
+        assert "/var/log/svara/nginx/" in rules and "/run/nginx.pid" in rules
+        rules = rules.replace("/var/log/svara/nginx/", f"{logs}/").replace(
+            "/run/nginx.pid", f"{workdir}/nginx.pid"
+        )
+        rules = re.sub(r"create 0640 \S+ \S+", "create 0666", rules)  # this nginx runs as nobody or as us
+        (workdir / "logrotate.conf").write_text(rules)
+        (logs / "access.log").touch()
+        for path in [workdir, *workdir.rglob("*")]:
+            os.chmod(path, 0o777 if path.is_dir() else 0o644)
+        # logrotate refuses a world-writable log directory; nginx (nobody, when we are root)
+        # only appends to files logrotate creates for it.
+        os.chmod(logs, 0o755)
+        os.chmod(logs / "access.log", 0o666)
+
+        def get(path: str) -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            try:
+                conn.request("GET", path)
+                conn.getresponse().read()
+            finally:
+                conn.close()
+
+        def listening() -> bool:
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", port)) == 0
+
+        nginx = Nginx.start(
+            prefix=workdir, config=workdir / "nginx.conf", log=workdir / "nginx.log", ready=listening
+        )
+        try:
+            get("/before-rotation")
+            done = subprocess.run(
+                [logrotate, "-f", "-s", str(workdir / "state"), str(workdir / "logrotate.conf")],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+            assert done.returncode == 0, done.stdout + done.stderr
+            get("/after-rotation")
+
+            def reopened() -> bool:
+                current = logs / "access.log"
+                return current.exists() and "/after-rotation" in current.read_text()
+
+            wait_until(reopened, timeout=10, what="nginx writing the new access.log")
+            assert "/before-rotation" in (logs / "access.log.1").read_text()
+            assert "/before-rotation" not in (logs / "access.log").read_text()
+        finally:
             nginx.stop()
