@@ -8,6 +8,7 @@ player wrote itself must never be taken, through the front or straight at a mach
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import secrets
 import socket
@@ -19,11 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from deploy.local import DAPHNE_OPTIONS, NGINX_MAIN, _manage, free_port, make_certificate, shape_env
 from deploy.nginx_front import Front, render_front
 from deploy.nginx_site import Site, render
-from deploy.processes import Daphne, Nginx
+from deploy.processes import Daphne, Nginx, wait_until
 from tests.conftest import service_missing
 
 pytestmark = pytest.mark.timeout(180)
@@ -153,3 +156,33 @@ def test_a_player_straight_at_a_machine_is_its_own_address(room: Room) -> None:
     assert (
         sorted(clients(room.logs[0], "via=direct") + clients(room.logs[1], "via=direct")) == ["127.0.0.8"] * 2
     )
+
+
+def test_a_table_socket_through_the_front_is_the_players_too(room: Room) -> None:
+    # The socket's upgrade passes both nginx hops; the room's open and close lines name the player.
+    context = ssl.create_default_context(cafile=str(room.authority))
+    origin = f"https://svara.example:{room.front_port}"
+    sock = socket.create_connection(("127.0.0.1", room.front_port), timeout=20, source_address=(PLAYER, 0))
+    with connect(
+        f"wss://svara.example:{room.front_port}/ws/ping/",
+        sock=sock,
+        ssl=context,
+        origin=Origin(origin),
+        additional_headers={"X-Forwarded-For": SPOOFED},
+        open_timeout=20,
+    ) as ws:
+        ws.send(json.dumps({"ping": 1}))
+        assert json.loads(ws.recv(timeout=20))["pong"] is True
+
+    def lines() -> list[str]:
+        return [
+            line
+            for log in room.logs
+            for line in log.read_text(errors="replace").splitlines()
+            if "svara.access" in line and " WS /ws/ping/ " in line
+        ]
+
+    wait_until(
+        lambda: any(" closed " in line for line in lines()), timeout=10, what="the socket's close line"
+    )
+    assert len(lines()) == 2 and all(f" {PLAYER} WS /ws/ping/ " in line for line in lines()), lines()

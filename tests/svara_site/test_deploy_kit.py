@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from deploy.local import NGINX_MAIN, free_port, make_certificate
+from deploy.nginx_front import Front, render_front
 from deploy.nginx_site import Site, render
 from deploy.processes import Nginx, wait_until
 from tests.conftest import service_missing
@@ -389,3 +390,39 @@ def test_logrotate_rotates_nginx_logs_and_nginx_writes_the_new_file() -> None:
             assert "/before-rotation" not in (logs / "access.log").read_text()
         finally:
             nginx.stop()
+
+
+def test_the_front_and_a_machine_behind_it_render_and_nginx_accepts_both(tmp_path: Path) -> None:
+    # Several machines behind one address (tests/deploy/test_several_machines.py runs them).
+    if not shutil.which("nginx") and not Path("/usr/sbin/nginx").exists():
+        service_missing("needs nginx (Debian's nginx package)")
+    make_certificate(tmp_path / "tls", "svara.example")
+    chain, key = tmp_path / "tls" / "fullchain.pem", tmp_path / "tls" / "privkey.pem"
+    machine = render(
+        Site("https://svara.example:18443", (8001,), tmp_path, chain, key, 18080, "127.0.0.1", ("10.0.0.5",))
+    )
+    assert "set_real_ip_from 10.0.0.5/32;" in machine and "real_ip_header X-Forwarded-For;" in machine
+    assert "set_real_ip_from" not in render(Site("https://svara.example", (8001,), tmp_path, chain, key))
+    with pytest.raises(ValueError):  # a typo would trust nobody, or everybody
+        render(Site("https://svara.example", (8001,), tmp_path, chain, key, front_proxies=("10.0.0.0/33",)))
+    front = render_front(
+        Front(
+            "https://svara.example:18444", ("10.0.0.11:443", "10.0.0.12:443"), chain, key, 18081, "127.0.0.1"
+        )
+    )
+    assert "server 10.0.0.11:443 max_fails=0;" in front and "proxy_pass https://svara_machines;" in front
+    with pytest.raises(ValueError):
+        render_front(Front("https://svara.example", (), chain, key))
+    for name, text in (("machine", machine), ("front", front)):
+        prefix = tmp_path / name
+        (prefix / "tmp").mkdir(parents=True)
+        (prefix / "svara.conf").write_text(text)
+        (prefix / "nginx.conf").write_text(NGINX_MAIN.format(prefix=prefix))
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        done = subprocess.run(
+            [nginx, "-t", "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", "stderr"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert done.returncode == 0, (name, done.stderr)
