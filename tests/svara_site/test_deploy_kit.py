@@ -372,6 +372,12 @@ def test_logrotate_rotates_nginx_logs_and_nginx_writes_the_new_file() -> None:
         )
         try:
             get("/before-rotation")
+            # nginx logs a request after answering it: the line is there before logrotate runs.
+            wait_until(
+                lambda: "/before-rotation" in (logs / "access.log").read_text(),
+                timeout=10,
+                what="the first line",
+            )
             done = subprocess.run(
                 [logrotate, "-f", "-s", str(workdir / "state"), str(workdir / "logrotate.conf")],
                 capture_output=True,
