@@ -62,7 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     machines = tuple(m.strip() for m in args.machines.split(",") if m.strip())
     front = Front(args.public_url, machines, args.certificate, args.key, args.http_port)
-    print(render_front(front), end="")
+    try:
+        text = render_front(front)
+    except ValueError as exc:  # a bad URL or machine: one line, nothing written
+        parser.error(str(exc))
+    print(text, end="")
 
 
 if __name__ == "__main__":

@@ -93,7 +93,11 @@ def main(argv: list[str] | None = None) -> None:
         args.http_port,
         front_proxies=fronts,
     )
-    print(render(site), end="")
+    try:
+        text = render(site)
+    except ValueError as exc:  # a bad URL or network: one line, nothing written
+        parser.error(str(exc))
+    print(text, end="")
 
 
 if __name__ == "__main__":

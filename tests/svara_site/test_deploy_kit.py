@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from deploy import nginx_front, nginx_site
 from deploy.local import NGINX_MAIN, free_port, make_certificate
 from deploy.nginx_front import Front, render_front
 from deploy.nginx_site import Site, render
@@ -432,3 +433,17 @@ def test_the_front_and_a_machine_behind_it_render_and_nginx_accepts_both(tmp_pat
             timeout=30,
         )
         assert done.returncode == 0, (name, done.stderr)
+
+
+def test_the_renderers_refuse_a_bad_network_or_machine_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ["--public-url", "https://svara.example", "--certificate", "c.pem", "--key", "k.pem"]
+    with pytest.raises(SystemExit) as stopped:
+        nginx_site.main([*common, "--static-root", "/s", "--front-proxies", "10.0.0.0/33"])
+    assert stopped.value.code == 2
+    with pytest.raises(SystemExit) as stopped:
+        nginx_front.main([*common, "--machines", "10.0.0.11"])
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert not out and "10.0.0.0/33" in err and "host:port" in err
