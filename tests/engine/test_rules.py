@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import random
 from typing import Any
 
@@ -17,6 +18,7 @@ from games.engine.hand import Hand
 from games.engine.handfile import FORMAT, HandFileError, hand_file_of, hand_result, load_hand_file, replay
 from games.engine.rules import KNOWN, RULES_V1, Rules, RulesError, rules_of_version
 from games.engine.verify import check_hand
+from tests.engine.test_cli_properties import run_main
 from tests.engine.test_handfile import EXAMPLE
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
@@ -153,3 +155,15 @@ def test_a_hand_in_play_keeps_its_rules_through_its_state():
             hand.act(legal.seat, verb, amount)
             again = Hand.from_json(hand.to_json())
             assert again.to_json() == hand.to_json() and again.legal() == hand.legal()
+
+
+def test_the_command_line_replays_by_the_files_rules_and_strict_refuses_a_refused_move():
+    new = played(rules=CHANGED)
+    code, out, _err = run_main(["replay", "-"], json.dumps(new).encode())
+    assert code == 0 and json.loads(out) == new["result"]
+    # HAND_FORMAT.md's example holds a refused move: listed by default, an error (exit 2) with --strict.
+    code, out, _err = run_main(["replay", "-"], json.dumps(EXAMPLE).encode())
+    assert code == 0 and json.loads(out)["refused"][0]["index"] == 2
+    code, out, err = run_main(["replay", "--strict", "-"], json.dumps(EXAMPLE).encode())
+    assert code == 2 and out == b""
+    assert err.decode().startswith("error: action 2 (ann raise 40) is refused by rules version 1: not your turn")
