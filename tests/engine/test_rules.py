@@ -166,4 +166,6 @@ def test_the_command_line_replays_by_the_files_rules_and_strict_refuses_a_refuse
     assert code == 0 and json.loads(out)["refused"][0]["index"] == 2
     code, out, err = run_main(["replay", "--strict", "-"], json.dumps(EXAMPLE).encode())
     assert code == 2 and out == b""
-    assert err.decode().startswith("error: action 2 (ann raise 40) is refused by rules version 1: not your turn")
+    assert err.decode().startswith(
+        "error: action 2 (ann raise 40) is refused by rules version 1: not your turn"
+    )
