@@ -17,22 +17,6 @@ from operator import add, ge
 from typing import Any, NamedTuple, TypeGuard
 
 from games.engine.cards import Card
-from games.engine.events import (
-    Called,
-    CalledOff,
-    DarkBet,
-    Declined,
-    Event,
-    Folded,
-    Joined,
-    Left,
-    Raised,
-    ReplayDealt,
-    Skipped,
-    Split,
-    SvaraOpened,
-    Won,
-)
 from games.engine.fairness import shuffled_deck
 from games.engine.rules import RULES_V1, Rules, rules_of_version
 from games.engine.scoring import score_cards
@@ -133,26 +117,6 @@ class Legal(NamedTuple):
 # ``Legal(...)`` runs the Python ``__new__`` that NamedTuple generates (keywords, defaults);
 # ``_new_legal(Legal, (all six fields))`` makes the same tuple in one C call.
 _new_legal = tuple.__new__
-# The same for an event (games.engine.events): made at nearly every move.
-_new_event: Callable[..., Any] = tuple.__new__
-# The events that name only a seat, made once per seat number (an event is immutable, so one value
-# serves every hand): indexing a list costs a tenth of making a tuple, at nearly every move.
-_DECLINED: list[Declined] = []
-_FOLDED: list[Folded] = []
-_SKIPPED: list[Skipped] = []
-_LEFT: list[Left] = []
-
-
-def _seat_events_for(n: int) -> None:
-    """Make the seat-only events of seats below ``n`` (a hand of n players needs them)."""
-    for s in range(len(_FOLDED), n):
-        _DECLINED.append(Declined(s))
-        _FOLDED.append(Folded(s))
-        _SKIPPED.append(Skipped(s))
-        _LEFT.append(Left(s))
-
-
-_seat_events_for(6)
 
 
 class Hand:
@@ -197,8 +161,7 @@ class Hand:
     # when it is not RULES_V1, so a hand under the first rules writes what it always wrote.
     # ``_next_dark`` (the next dark bet) and ``_raise_step`` (the smallest raise over T) follow
     # from the rules, the stake and ``dark_bets``: kept so that the hot paths do no arithmetic.
-    # ``_events``: what the move in progress did (``act`` returns it), never state.
-    __slots__ = (*_STATE, "left", "rules", "_cap_memo", "_rotation", "_next_dark", "_raise_step", "_events")
+    __slots__ = (*_STATE, "left", "rules", "_cap_memo", "_rotation", "_next_dark", "_raise_step")
 
     # The state's types (annotations only: with __slots__ they make no class attributes).
     acted: list[bool]
@@ -235,7 +198,6 @@ class Hand:
     _rotation: tuple[int, ...]
     _next_dark: int
     _raise_step: int
-    _events: list[Event]
 
     # ------------------------------------------------------------------ construction
 
@@ -317,10 +279,7 @@ class Hand:
         hand.winner = None
         hand.actions = []
         hand.left = []
-        hand._events = []  # what starting did (a hand dealt and won at once) is not a move's
         hand._rotation = _rotation(n, dealer)
-        if n > len(_FOLDED):
-            _seat_events_for(n)
         # The antes.
         left = hand.chips = list(chips)
         for seat in compress(range(n), in_hand):
@@ -451,9 +410,8 @@ class Hand:
 
     # ------------------------------------------------------------------ moves
 
-    def act(self, seat: int, verb: str, amount: int | None = None) -> list[Event]:
-        """Make a move, or raise IllegalAction (and change nothing); return what it did, in order
-        (games.engine.events: a timeout's are those of the move it stands for)."""
+    def act(self, seat: int, verb: str, amount: int | None = None) -> None:
+        """Make a move, or raise IllegalAction (and change nothing)."""
         # The usual moves in a few steps, as every decision of every hand comes here: the player
         # to act (a plain int seat) with a move the phase always allows without an amount, a
         # call with something to call, or a raise (a plain int) within range. refusal_code
@@ -480,9 +438,7 @@ class Hand:
                 TIMEOUT_MEANS[self.phase] if verb == "timeout" else "fold" if verb == "pass" else verb
             ]
         self.actions.append([seat, verb] if amount is None else [seat, verb, amount])
-        events = self._events = []
         move(self, seat, amount)
-        return events
 
     # Each move checked by ``act``, by verb (``_MOVES``): all take the seat and the amount.
 
@@ -492,7 +448,6 @@ class Hand:
     def _dark(self, seat: int, amount: object = None) -> None:
         due = self._next_dark
         self._next_dark = due * self.rules.dark_growth
-        self._events.append(_new_event(DarkBet, (seat, due)))
         self.chips[seat] -= due
         self.pot += due
         self.bets[seat] += due
@@ -507,14 +462,9 @@ class Hand:
             self._offer_dark_or_deal()
 
     def _decline(self, seat: int, amount: object = None) -> None:
-        self._events.append(_DECLINED[seat])
         self._deal()  # the first decline ends the dark round
 
     def _fold(self, seat: int, amount: object = None) -> None:
-        self._events.append(_FOLDED[seat])
-        self._fold_hand(seat)
-
-    def _fold_hand(self, seat: int) -> None:
         # The cards stay in the state (the stored hand needs them); views never show them.
         in_hand = self.in_hand
         in_hand[seat] = False
@@ -527,7 +477,6 @@ class Hand:
     def _call(self, seat: int, amount: object = None) -> None:
         bets, target = self.bets, self.target
         cost = target - bets[seat]
-        self._events.append(_new_event(Called, (seat, cost)))
         self.chips[seat] -= cost
         self.pot += cost
         bets[seat] = target
@@ -537,7 +486,6 @@ class Hand:
     def _raise(self, seat: int, amount: object = None) -> None:
         assert isinstance(amount, int)  # checked by refusal_code
         bets = self.bets
-        self._events.append(_new_event(Raised, (seat, amount)))
         cost = amount - bets[seat]
         self.chips[seat] -= cost
         self.pot += cost
@@ -548,7 +496,6 @@ class Hand:
         self._advance_betting(seat)
 
     def _join(self, seat: int, amount: object = None) -> None:
-        self._events.append(_new_event(Joined, (seat, self.join_fee)))
         self.chips[seat] -= self.join_fee
         self.pot += self.join_fee
         self._cap_memo = None
@@ -556,7 +503,6 @@ class Hand:
         self._next_join()
 
     def _skip(self, seat: int, amount: object = None) -> None:
-        self._events.append(_SKIPPED[seat])
         self._next_join()
 
     def _involved(self, seat: int) -> bool:
@@ -571,7 +517,6 @@ class Hand:
         """The player left the table: their hand is folded now, whoever's turn it is; in an open
         svara they drop out of the replay (a join fee paid stays in the pot). Chips they bet stay
         in the pot; if one hand is left, it wins."""
-        self._events.append(_LEFT[seat])
         self.left.append(seat)  # never asked to join a svara of this hand
         if self.phase == JOIN:
             # A joiner who leaves stays in ``joined``: the fee they paid is theirs if the svara is
@@ -587,7 +532,7 @@ class Hand:
                 self._next_join()  # the leaver's answer: not joining
             return
         if self.phase == BETTING and seat == self.to_act:
-            self._fold_hand(seat)
+            self._fold(seat)
             return
         in_hand = self.in_hand
         in_hand[seat] = False
@@ -658,8 +603,6 @@ class Hand:
         for k, seat in enumerate(order):
             cards[seat] = deck[k : 3 * count : count]
         self.cards = cards
-        if deal:
-            self._events.append(_new_event(ReplayDealt, (deal, order)))
         self.phase = BETTING
         self.points = {}
         self.acted = [False] * n
@@ -706,7 +649,6 @@ class Hand:
         self._open_join_window(tied)
 
     def _award(self, seat: int) -> None:
-        self._events.append(_new_event(Won, (seat, self.pot)))
         self.chips[seat] += self.pot
         self._cap_memo = None
         self.winner = seat
@@ -726,7 +668,6 @@ class Hand:
             s for s in self._rotation if s not in tied and self.chips[s] >= need and s not in left
         ]
         self.phase = JOIN
-        self._events.append(_new_event(SvaraOpened, (tuple(tied), self.join_fee)))
         self._next_join()
 
     def _next_join(self) -> None:
@@ -743,15 +684,12 @@ class Hand:
         for seat in self.joined:
             self.chips[seat] += fee
             self.pot -= fee
-        events = self._events
-        events.append(_new_event(CalledOff, (tuple((seat, fee) for seat in self.joined),)))
         showdown = self.showdowns[-1]  # the tie: its hands in order from the dealer's left
         best = max(points for points, _cards in showdown.values())
         tied = [int(s) for s, (points, _cards) in showdown.items() if points == best]
         share, odd = divmod(self.pot, len(tied))
         for k, seat in enumerate(tied):
             self.chips[seat] += share + (k < odd)
-        events.append(_new_event(Split, (tuple((seat, share + (k < odd)) for k, seat in enumerate(tied)),)))
         self.join_queue, self.joined, self.join_fee = [], [], 0
         self._cap_memo = None
         self.winner = None
@@ -834,9 +772,7 @@ class Hand:
         hand.points = {int(s): p for s, p in data["points"].items()}
         hand.showdowns = [{k: [v[0], list(v[1])] for k, v in s.items()} for s in data["showdowns"]]
         hand._cap_memo = None
-        hand._events = []
         hand._rotation = _rotation(len(hand.names), hand.dealer)
-        _seat_events_for(len(hand.names))
         return hand
 
     # ------------------------------------------------------------------ views
