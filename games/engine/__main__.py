@@ -82,7 +82,7 @@ def _read_json(name: str) -> object:
 def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         data = _read_json(args.file)
-        result = replay(data)
+        result = replay(data, strict=args.strict)
         output = _result_json(result)
     except HandFileError as exc:
         return _fail(str(exc))
@@ -188,6 +188,11 @@ def _parser() -> argparse.ArgumentParser:
     p_score.set_defaults(func=_cmd_score)
     p_replay = sub.add_parser("replay", help="play back a hand file (- for standard input)")
     p_replay.add_argument("file")
+    p_replay.add_argument(
+        "--strict",
+        action="store_true",
+        help="a refused action is an error (exit 2): a hand the site stored holds only accepted moves",
+    )
     p_replay.set_defaults(func=_cmd_replay)
     p_deck = sub.add_parser(
         "deck",

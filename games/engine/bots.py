@@ -85,6 +85,7 @@ from itertools import combinations
 from typing import Any
 
 from games.engine.cards import DECK, Card
+from games.engine.rules import Rules
 from games.engine.scoring import ALL_HANDS, score_cards
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -160,7 +161,9 @@ def bot_view(hand: Any, seat: int) -> BotView:
         chips=tuple(p["chips"] for p in players),
         bets=tuple(p["bet"] for p in players),
         in_hand=tuple(p["in_hand"] for p in players),
-        dark=_dark_bets(view["actions"], stake=view["stake"], seats=len(players), svaras=view["svaras"]),
+        dark=_dark_bets(
+            view["actions"], stake=view["stake"], seats=len(players), svaras=view["svaras"], rules=hand.rules
+        ),
         svaras=view["svaras"],
         tied=tuple(view["tied"]),
         verbs=tuple(legal.verbs),
@@ -171,8 +174,11 @@ def bot_view(hand: Any, seat: int) -> BotView:
     )
 
 
-def _dark_bets(actions: Sequence[Sequence[Any]], *, stake: int, seats: int, svaras: int) -> tuple[int, ...]:
-    # The dark round opens the hand, so its moves lead the action list; the k-th dark bet is S * 2^k.
+def _dark_bets(
+    actions: Sequence[Sequence[Any]], *, stake: int, seats: int, svaras: int, rules: Rules
+) -> tuple[int, ...]:
+    # The dark round opens the hand, so its moves lead the action list; the k-th dark bet is the
+    # rules' chain's k-th link (S * 2^k under RULES_V1).
     # A replay has no dark round: the blind money then belongs to an earlier deal.
     dark = [0] * seats
     if svaras:
@@ -180,7 +186,7 @@ def _dark_bets(actions: Sequence[Sequence[Any]], *, stake: int, seats: int, svar
     for count, action in enumerate(actions):
         if action[1] != "dark":
             break
-        dark[action[0]] += stake << count
+        dark[action[0]] += rules.dark_bet(stake=stake, count=count)
     return tuple(dark)
 
 

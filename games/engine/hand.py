@@ -18,8 +18,8 @@ from typing import Any, NamedTuple, TypeGuard
 
 from games.engine.cards import Card
 from games.engine.fairness import shuffled_deck
+from games.engine.rules import RULES_V1, Rules, rules_of_version
 from games.engine.scoring import score_cards
-from games.engine.table_rules import chips_to_be_dealt_in
 
 DARK, BETTING, JOIN, FINISHED, AWAITING_DECK = "dark", "betting", "join", "finished", "awaiting_deck"
 VERB_ORDER = ("dark", "decline", "fold", "call", "raise", "join", "skip")
@@ -157,7 +157,11 @@ class Hand:
     # (see ``_cap``), and the seats clockwise from left of the dealer (``_rotation``). ``left``,
     # the seats whose players left the table, is state too but written only when there are any,
     # so the JSON of every hand without a leave is what it always was.
-    __slots__ = (*_STATE, "left", "_cap_memo", "_rotation")
+    # ``rules`` is the hand's Rules (RULES_V1 unless given): the state names it (``to_json``) only
+    # when it is not RULES_V1, so a hand under the first rules writes what it always wrote.
+    # ``_next_dark`` (the next dark bet) and ``_raise_step`` (the smallest raise over T) follow
+    # from the rules, the stake and ``dark_bets``: kept so that the hot paths do no arithmetic.
+    __slots__ = (*_STATE, "left", "rules", "_cap_memo", "_rotation", "_next_dark", "_raise_step")
 
     # The state's types (annotations only: with __slots__ they make no class attributes).
     acted: list[bool]
@@ -189,8 +193,11 @@ class Hand:
     to_act: int | None
     winner: int | None
     left: list[int]
+    rules: Rules
     _cap_memo: int | None
     _rotation: tuple[int, ...]
+    _next_dark: int
+    _raise_step: int
 
     # ------------------------------------------------------------------ construction
 
@@ -205,12 +212,17 @@ class Hand:
         dark_play: bool = True,
         decks: Sequence[Sequence[Card]] = (),
         seeds: dict[str, Any] | None = None,
+        rules: Rules = RULES_V1,
     ) -> Hand:
         """Seat the players, take the antes and open the dark round (or deal).
 
         ``decks`` are used in order, one per deal; when they run out and ``seeds`` is given
         (``server_seed``, ``client_seeds``, ``nonce``), the next deck is computed from the seeds.
+        ``rules``: the numbers the hand is played by (RULES_V1: the game as the site has always
+        played it).
         """
+        if not isinstance(rules, Rules):
+            raise ValueError("rules must be a Rules value")
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise ValueError("the stake must be a positive whole number")
         n = len(names)
@@ -228,6 +240,9 @@ class Hand:
             raise ValueError("the dealer must be one of the players")
         hand = cls.__new__(cls)
         hand.stake = stake
+        hand.rules = rules
+        hand._next_dark = stake * rules.dark_first
+        hand._raise_step = stake * rules.raise_step
         hand.dark_play = bool(dark_play)
         hand.names = list(names)
         hand.starting_chips = list(chips)
@@ -236,12 +251,14 @@ class Hand:
         hand.seeds = dict(seeds) if seeds else None
         for deck in hand.decks:
             _check_deck(deck, 0)
-        # A player with fewer than 2 S chips is not dealt in (RULES.md §3).
-        # c >= two stakes for each c, in C.
-        in_hand = hand.in_hand = list(map(ge, chips, repeat(chips_to_be_dealt_in(stake))))
+        # A player with fewer than 2 S chips (the rules' deal_in_stakes) is not dealt in (RULES.md §3).
+        # c >= that for each c, in C.
+        in_hand = hand.in_hand = list(map(ge, chips, repeat(stake * rules.deal_in_stakes)))
         dealt_in = sum(in_hand)
         if dealt_in < 2:
-            raise ValueError("fewer than two players have the 2 x stake needed to be dealt in")
+            raise ValueError(
+                f"fewer than two players have the {rules.deal_in_stakes} x stake needed to be dealt in"
+            )
         if hand.decks:
             _check_deck_length(hand.decks[0], dealt_in)
         hand.bets = [0] * n
@@ -298,8 +315,8 @@ class Hand:
         return cap
 
     def dark_amount(self) -> int:
-        """What the next dark bet would be: S, then double the one before."""
-        return self.stake << self.dark_bets
+        """What the next dark bet would be: S, then double the one before (the rules' chain)."""
+        return self._next_dark
 
     def legal(self) -> Legal | None:
         """Who must decide now and what they may do; None when nobody can act."""
@@ -308,11 +325,11 @@ class Hand:
             return None
         phase = self.phase
         if phase == DARK:
-            return _new_legal(Legal, (seat, _DARK_VERBS, None, self.stake << self.dark_bets, None, 0))
+            return _new_legal(Legal, (seat, _DARK_VERBS, None, self._next_dark, None, 0))
         if phase == JOIN:
             return _new_legal(Legal, (seat, _JOIN_VERBS, None, None, self.join_fee, 0))
         target = self.target
-        low, cap = target + self.stake, self._cap_memo
+        low, cap = target + self._raise_step, self._cap_memo
         if cap is None:
             cap = self._cap()
         to_call = target - self.bets[seat]
@@ -360,7 +377,7 @@ class Hand:
                 return None
             if not is_whole_number(amount):
                 return "amount_not_whole", {}
-            due = self.stake << self.dark_bets
+            due = self._next_dark
             return None if amount == due else ("dark_amount", {"due": due, "amount": amount})
         if phase == JOIN:
             if verb not in _JOIN_VERBS:
@@ -382,7 +399,7 @@ class Hand:
             return "raise_amount_missing", {}
         if not is_whole_number(amount):
             return "raise_not_whole", {}
-        low, cap = self.target + self.stake, self._cap()
+        low, cap = self.target + self._raise_step, self._cap()
         if low > cap:
             return "no_raise_possible", {"cap": cap}
         if amount < low:
@@ -410,7 +427,7 @@ class Hand:
                 cap = self._cap_memo
                 if cap is None:
                     cap = self._cap()
-                if self.target + self.stake <= amount <= cap:
+                if self.target + self._raise_step <= amount <= cap:
                     move = Hand._raise
         if move is None:
             found = self.refusal_code(seat, verb, amount)
@@ -429,7 +446,8 @@ class Hand:
     # and so the cap as they were.
 
     def _dark(self, seat: int, amount: object = None) -> None:
-        due = self.stake << self.dark_bets
+        due = self._next_dark
+        self._next_dark = due * self.rules.dark_growth
         self.chips[seat] -= due
         self.pot += due
         self.bets[seat] += due
@@ -544,11 +562,12 @@ class Hand:
         return nxt
 
     def _offer_dark_or_deal(self) -> None:
-        # A dark bet X is offered only while 2X is within the cap (RULES.md §4 step 2).
+        # A dark bet X is offered only while 2X (the rules' dark_cap x X) is within the cap
+        # (RULES.md §4 step 2).
         cap = self._cap_memo
         if cap is None:
             cap = self._cap()
-        if 2 * (self.stake << self.dark_bets) > cap:
+        if self.rules.dark_cap * self._next_dark > cap:
             self._deal()
 
     def _deal(self, deal: int = 0) -> None:
@@ -587,10 +606,14 @@ class Hand:
         self.phase = BETTING
         self.points = {}
         self.acted = [False] * n
-        # Twice the last dark bet, S << (dark_bets - 1), is S << dark_bets.
-        self.target = self.stake << self.dark_bets if self.dark_bets else 0
+        # Twice the last dark bet (the rules' target_after_dark), the one before the next.
+        rules = self.rules
+        self.target = rules.target_after_dark * self._next_dark // rules.dark_growth if self.dark_bets else 0
         self.to_act = self._next_in(self.last_dark if self.last_dark is not None else self.dealer)
-        if self.target == 0 and (self._cap_memo if self._cap_memo is not None else self._cap()) < self.stake:
+        if (
+            self.target == 0
+            and (self._cap_memo if self._cap_memo is not None else self._cap()) < self._raise_step
+        ):
             # Someone still in has nothing left (a svara replay): nobody can bet.
             self._showdown()
 
@@ -636,8 +659,9 @@ class Hand:
         """Svara: the pot is replayed; others may join for half the pot, rounded up (§4 step 6)."""
         self.tied = tied
         self.joined = []
-        self.join_fee = (self.pot + 1) // 2
-        need = self.join_fee + self.stake
+        rules = self.rules
+        self.join_fee = rules.join_fee(pot=self.pot)
+        need = self.join_fee + self.stake * rules.join_reserve_stakes
         # Left of the dealer, dealer last.
         left = self.left
         self.join_queue = [
@@ -684,6 +708,7 @@ class Hand:
         self.bets = [0] * len(self.names)
         self._cap_memo = None
         self.dark_bets = 0
+        self._next_dark = self.stake * self.rules.dark_first
         self.first_dark = self.last_dark = None
         self.tied, self.joined, self.join_fee = [], [], 0
         self._deal(self.svaras + 1)
@@ -723,6 +748,7 @@ class Hand:
             "to_act": self.to_act,
             "actions": [list(a) for a in self.actions],
             **({"left": list(self.left)} if self.left else {}),
+            **({"rules": self.rules.to_json()} if self.rules is not RULES_V1 else {}),
         }
 
     @classmethod
@@ -738,6 +764,10 @@ class Hand:
                 value = [list(v) if isinstance(v, list) else v for v in value]
             setattr(hand, key, value)
         hand.left = list(data.get("left") or ())
+        # A hand under the first rules names none (see __slots__); others carry the whole value.
+        rules = hand.rules = Rules.from_json(data["rules"]) if "rules" in data else rules_of_version(1)
+        hand._next_dark = rules.dark_bet(stake=hand.stake, count=hand.dark_bets)
+        hand._raise_step = hand.stake * rules.raise_step
         hand.seeds = dict(data["seeds"]) if data["seeds"] else None
         hand.points = {int(s): p for s, p in data["points"].items()}
         hand.showdowns = [{k: [v[0], list(v[1])] for k, v in s.items()} for s in data["showdowns"]]

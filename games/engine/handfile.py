@@ -3,6 +3,12 @@
 ``load_hand_file`` validates the whole file up front (a file that is not a valid hand raises
 HandFileError, which the command line turns into exit 2); ``replay`` then feeds the actions to
 the engine one by one, recording the refused ones, exactly as the site plays a hand.
+
+A file ``svara-hand/2`` carries the rules its hand was played by (``"rules": {"version": 1, ...}``,
+games.engine.rules); a ``svara-hand/1`` file (or one naming no format) was played by the first
+rules, RULES_V1. A hand is replayed by its own rules. A hand the site stored holds only moves the
+engine accepted, so ``replay(strict=True)`` (the history page, ``verify``) refuses the whole hand,
+loudly, at the first move its rules refuse, rather than replaying something else.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from typing import Any
 
 from games.engine.cards import CardError, card_text, parse_cards
 from games.engine.hand import AWAITING_DECK, DeckError, Hand, is_whole_number, legal_json
-from games.engine.table_rules import MAX_SEATS, MIN_SEATS, can_be_dealt_in
+from games.engine.rules import RULES_V1, Rules, RulesError
 
-FORMAT = "svara-hand/1"
-MIN_PLAYERS, MAX_PLAYERS = MIN_SEATS, MAX_SEATS  # a hand has a table's seats, RULES.md §3
+FORMAT = "svara-hand/2"
+FORMAT_V1 = "svara-hand/1"  # read as a hand of RULES_V1; never written any more
+FORMATS = (FORMAT, FORMAT_V1)
+MIN_PLAYERS, MAX_PLAYERS = RULES_V1.min_seats, RULES_V1.max_seats  # a hand has a table's seats, RULES.md §3
 
 
 class HandFileError(ValueError):
@@ -31,15 +39,17 @@ class HandFile:
     dealer: int
     decks: list[list[int]]
     actions: list[list[Any]]  # [seat, verb] or [seat, verb, amount]
+    rules: Rules = RULES_V1
 
 
 def load_hand_file(data: object) -> HandFile:
     """Check a decoded hand file and turn names and cards into seats and card ints."""
     if not isinstance(data, dict):
         raise HandFileError("a hand file is a JSON object")
-    fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise HandFileError(f"unknown format {fmt!r}: expected {FORMAT!r}")
+    fmt = data.get("format", FORMAT_V1)
+    if fmt not in FORMATS:
+        raise HandFileError(f"unknown format {fmt!r}: expected {FORMAT!r} (or {FORMAT_V1!r})")
+    rules = _rules_of(data, fmt=fmt)
     stake = data.get("stake")
     if not is_whole_number(stake) or stake <= 0:
         raise HandFileError("stake must be a positive whole number")
@@ -47,9 +57,9 @@ def load_hand_file(data: object) -> HandFile:
     if not isinstance(dark_play, bool):
         raise HandFileError("dark_play must be true or false")
     players = data.get("players")
-    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+    if not isinstance(players, list) or not rules.min_seats <= len(players) <= rules.max_seats:
         raise HandFileError(
-            f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players (a table's seats)"
+            f"players must be a list of {rules.min_seats} to {rules.max_seats} players (a table's seats)"
         )
     names: list[str] = []
     chips: list[int] = []
@@ -62,8 +72,10 @@ def load_hand_file(data: object) -> HandFile:
         chips.append(player["chips"])
     if len(set(names)) != len(names):
         raise HandFileError("two players have the same name")
-    if sum(can_be_dealt_in(chips=c, stake=stake) for c in chips) < 2:
-        raise HandFileError("fewer than two players have the 2 x stake needed to be dealt in")
+    if sum(c >= rules.deal_in_stakes * stake for c in chips) < 2:
+        raise HandFileError(
+            f"fewer than two players have the {rules.deal_in_stakes} x stake needed to be dealt in"
+        )
     dealer_name = data.get("dealer")
     if dealer_name not in names:
         raise HandFileError(f"unknown player as dealer: {dealer_name!r}")
@@ -98,10 +110,26 @@ def load_hand_file(data: object) -> HandFile:
         dealer=names.index(dealer_name),
         decks=decks,
         actions=actions,
+        rules=rules,
     )
 
 
-def start_hand(hand_file: HandFile) -> Hand:
+def _rules_of(data: dict[str, Any], *, fmt: str) -> Rules:
+    """A /2 file's own rules; a /1 file's are the first rules (it has no ``rules`` key to read)."""
+    if fmt == FORMAT_V1:
+        if "rules" in data:
+            raise HandFileError(f"a {FORMAT_V1!r} file has no rules: it was played by rules version 1")
+        return RULES_V1
+    if "rules" not in data:
+        raise HandFileError(f'a {FORMAT!r} file names its rules: "rules": {{"version": 1, ...}}')
+    try:
+        return Rules.from_json(data["rules"])
+    except RulesError as exc:
+        raise HandFileError(f"rules: {exc}") from None
+
+
+def start_hand(hand_file: HandFile, *, rules: Rules | None = None) -> Hand:
+    """The hand at its start, by its own rules, or by ``rules`` (to replay it under others)."""
     try:
         return Hand.start(
             stake=hand_file.stake,
@@ -110,15 +138,21 @@ def start_hand(hand_file: HandFile) -> Hand:
             dealer=hand_file.dealer,
             dark_play=hand_file.dark_play,
             decks=hand_file.decks,
+            rules=hand_file.rules if rules is None else rules,
         )
     except (DeckError, ValueError) as exc:
         raise HandFileError(str(exc)) from None
 
 
-def replay(data: object) -> dict[str, Any]:
-    """Play a decoded hand file back and return the result object of HAND_FORMAT.md."""
+def replay(data: object, *, strict: bool = False, rules: Rules | None = None) -> dict[str, Any]:
+    """Play a decoded hand file back and return the result object of HAND_FORMAT.md.
+
+    By the file's own rules unless ``rules`` is given. ``strict``: a refused action is not listed
+    in ``refused`` but raises HandFileError (a stored hand holds only accepted moves: one its rules
+    refuse means the hand cannot be replayed, not that it ended otherwise).
+    """
     hand_file = load_hand_file(data)
-    hand = start_hand(hand_file)
+    hand = start_hand(hand_file, rules=rules)
     _check_dealt(hand, at="at the start")
     refused: list[dict[str, Any]] = []
     for index, action in enumerate(hand_file.actions):
@@ -126,6 +160,8 @@ def replay(data: object) -> dict[str, Any]:
         amount = action[2] if len(action) == 3 else None
         reason = hand.refusal(seat, verb, amount)
         if reason is not None:
+            if strict:
+                raise HandFileError(refused_move(hand, index=index, action=action, reason=reason))
             refused.append({"index": index, "reason": reason})
             continue
         try:
@@ -134,6 +170,12 @@ def replay(data: object) -> dict[str, Any]:
             raise HandFileError(str(exc)) from None
         _check_dealt(hand, at=f"action {index}")
     return hand_result(hand, refused=refused)
+
+
+def refused_move(hand: Hand, *, index: int, action: list[Any], reason: str) -> str:
+    """Why a stored move cannot be replayed, in one line: the move, the rules, the refusal."""
+    move = " ".join(str(part) for part in [hand.names[action[0]], *action[1:]])
+    return f"action {index} ({move}) is refused by rules version {hand.rules.version}: {reason}"
 
 
 def _check_dealt(hand: Hand, *, at: str) -> None:
@@ -186,6 +228,7 @@ def hand_file_of(hand: Hand) -> dict[str, Any]:
     """The hand file for a hand played on the site (the decks it dealt, the moves it took)."""
     return {
         "format": FORMAT,
+        "rules": hand.rules.to_json(),
         "stake": hand.stake,
         "dark_play": hand.dark_play,
         "players": [{"name": n, "chips": c} for n, c in zip(hand.names, hand.starting_chips, strict=True)],

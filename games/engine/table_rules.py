@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-STAKES = (10, 50, 200, 1000)
-MIN_SEATS, MAX_SEATS = 2, 6
+from games.engine.rules import RULES_V1
+
+# The site's tables play the current rules (games.engine.rules): these are its numbers.
+STAKES = RULES_V1.stakes
+MIN_SEATS, MAX_SEATS = RULES_V1.min_seats, RULES_V1.max_seats
 
 
 def chips_to_be_dealt_in(stake: int) -> int:
     """A seat with fewer than two stakes sits out until it adds chips (RULES.md §3)."""
-    return 2 * stake
+    return RULES_V1.deal_in_stakes * stake
 
 
 def can_be_dealt_in(*, chips: int, stake: int) -> bool:

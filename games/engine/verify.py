@@ -60,7 +60,7 @@ def check_hand(
     )
     problems += [f"{name}: {problem}" for problem in found]
     try:
-        replayed = replay(record)
+        replayed = replay(record, strict=True)  # a stored hand holds only accepted moves
     except HandFileError as exc:
         problems.append(f"{name} cannot be replayed: {exc}")
     except RecursionError:

@@ -8,6 +8,7 @@ so a page built from a step cannot show a card the player did not see during the
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -23,7 +24,7 @@ from django.utils.translation import gettext_lazy
 
 from games.engine.cards import Card
 from games.engine.hand import BETTING, FINISHED, JOIN
-from games.engine.handfile import HandFileError, load_hand_file, start_hand
+from games.engine.handfile import HandFileError, load_hand_file, refused_move, start_hand
 from games.live import series
 from games.live.entries import shown_name
 from games.models import STAKES, HandPlayer, PlayedHand
@@ -34,6 +35,8 @@ from games.tables.ui.cards import CardFace, card_face
 # once its seed series is revealed (``is_revealed``).
 ENDED = (PlayedHand.Status.FINISHED, PlayedHand.Status.CANCELLED)
 HANDS_PER_PAGE = 20
+
+logger = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- "My hands"
 
@@ -292,7 +295,8 @@ def seat_in_record(*, record: object, rows: list[HandPlayer], row: HandPlayer) -
 
 
 class ReplayError(ValueError):
-    """The stored hand cannot be replayed (a cancelled hand without its deal, a damaged record)."""
+    """The stored hand cannot be replayed (a cancelled hand without its deal, a damaged record,
+    a stored move its rules refuse); the message says why, for the page and the log."""
 
 
 @dataclass(frozen=True)
@@ -353,7 +357,12 @@ class Step:
 
 
 def replay_steps(*, record: object, seat: int | None) -> list[Step]:
-    """Every step of a stored hand as ``seat`` saw it (None: a spectator)."""
+    """Every step of a stored hand as ``seat`` saw it (None: a spectator), by the hand's own rules.
+
+    A stored hand holds only the moves the engine accepted when it was played: a move its rules
+    refuse now means the record and the engine disagree, so the replay stops there, loudly
+    (ReplayError, logged), rather than showing a hand that was not played.
+    """
     try:
         hand_file = load_hand_file(record)
         hand = start_hand(hand_file)
@@ -362,11 +371,15 @@ def replay_steps(*, record: object, seat: int | None) -> list[Step]:
     names = [shown_name(name) for name in hand_file.names]
     log: list[Action] = []
     steps = [_step(view=hand.view_for(seat), seat=seat, number=0, log=log)]
-    for move in hand_file.actions:
+    for index, move in enumerate(hand_file.actions):
         who, verb = move[0], move[1]
         amount = move[2] if len(move) == 3 else None
-        if hand.refusal(who, verb, amount) is not None:
-            continue  # a refused move changed nothing during the hand: it is not a step
+        reason = hand.refusal(who, verb, amount)
+        if reason is not None:
+            problem = refused_move(hand, index=index, action=move, reason=reason)
+            hand_id = record.get("hand_id") if isinstance(record, dict) else None
+            logger.error("stored hand %s cannot be replayed: %s", hand_id, problem)
+            raise ReplayError(problem)
         try:
             hand.act(who, verb, amount)
         except ValueError as exc:  # a deck missing for a svara replay

@@ -55,10 +55,15 @@ def _viewing_or_404(request: HttpRequest, pk: int) -> history.Viewing:
 def hand_page(request: HttpRequest, pk: int) -> HttpResponse:
     seen = _viewing_or_404(request, pk)
     hand = seen.hand
+    replay_error = ""
     try:
         steps = history.replay_steps(record=hand.record, seat=seen.seat)
-    except history.ReplayError:
+    except history.ReplayError as exc:
         steps = []
+        # A cancelled hand stored no deal (an empty record): nothing went wrong. Any other record
+        # that does not replay is a fault the page names (replay_steps has logged it).
+        if hand.record:
+            replay_error = str(exc)
     context: dict[str, object] = {
         "hand": hand,
         "table": hand.table,
@@ -69,6 +74,7 @@ def hand_page(request: HttpRequest, pk: int) -> HttpResponse:
         "revealed": history.is_revealed(hand),
         "checkable_by": history.checkable_by(hand),
         "record": hand.record if isinstance(hand.record, dict) else {},
+        "replay_error": replay_error,
     }
     if steps:
         # Only the asked-for step goes to the template: no later step, no deck.

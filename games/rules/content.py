@@ -39,6 +39,7 @@ from games.engine.cards import (
     suit_of,
     value_of,
 )
+from games.engine.rules import RULES_V1, Rules
 from games.engine.scoring import ALL_HANDS, WILD_VALUE, distribution, score_cards
 from games.tables.ui.cards import CardFace, card_name, faces, suit_name
 
@@ -471,21 +472,22 @@ class BettingExample:
     join_fee: int  # half the pot, rounded up
 
 
-def join_fee(*, pot: int) -> int:
-    """Half the pot, rounded up (RULES.md §4 step 6; as games.engine.hand computes it)."""
-    return (pot + 1) // 2
+def join_fee(*, pot: int, rules: Rules = RULES_V1) -> int:
+    """Half the pot, rounded up (RULES.md §4 step 6): the rules' own, as the hand computes it."""
+    return rules.join_fee(pot=pot)
 
 
-def betting_example(*, stake: int, dark_count: int, pot: int) -> BettingExample:
-    dark = tuple(stake * 2**k for k in range(dark_count))
-    target = 2 * dark[-1] if dark else 0
+def betting_example(*, stake: int, dark_count: int, pot: int, rules: Rules = RULES_V1) -> BettingExample:
+    """The walk-through's numbers, from the same Rules value the hands are played by."""
+    dark = rules.dark_chain(stake=stake, links=dark_count)
+    target = rules.target_after_dark * dark[-1] if dark else 0
     return BettingExample(
         stake=stake,
         dark_bets=dark,
         target=target,
-        min_raise=target + stake,
+        min_raise=target + rules.raise_step * stake,
         pot=pot,
-        join_fee=join_fee(pot=pot),
+        join_fee=join_fee(pot=pot, rules=rules),
     )
 
 

@@ -28,6 +28,7 @@ from games.engine.fairness import (
     shuffled_deck,
     verify_hand,
 )
+from games.engine.rules import RULES_V1
 from games.engine.scoring import WILD_VALUE
 from games.engine.verify import check_hand
 from games.history import service as history
@@ -39,6 +40,8 @@ from games.tables.ui.cards import CardFace, card_face, faces
 
 # The stake the betting walk-through uses; a table's real stake is one of games.models.STAKES.
 EXAMPLE_STAKE = 10
+# The rules the room's tables play (games.engine.rules): the pages state their numbers.
+RULES = RULES_V1
 
 # ---------------------------------------------------------------- rules and FAQ
 
@@ -62,7 +65,8 @@ def rules_page(request: HttpRequest) -> HttpResponse:
             "distribution": rows,
             "lowest": rows[0],
             "highest": rows[-1],
-            "betting": rc.betting_example(stake=EXAMPLE_STAKE, dark_count=3, pot=135),
+            "betting": rc.betting_example(stake=EXAMPLE_STAKE, dark_count=3, pot=135, rules=RULES),
+            "dark_cap": RULES.dark_cap,
         },
     )
 
@@ -81,7 +85,7 @@ def faq_page(request: HttpRequest) -> HttpResponse:
             "wild_aces": rc.example("7C AH AD"),
             "traditional_worst": rc.example("7H 9D 9C"),
             "true_worst": rc.example("7H 8D 8S"),
-            "betting": rc.betting_example(stake=EXAMPLE_STAKE, dark_count=2, pot=135),
+            "betting": rc.betting_example(stake=EXAMPLE_STAKE, dark_count=2, pot=135, rules=RULES),
         },
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import statistics
 from collections import Counter
@@ -16,6 +17,7 @@ from games.engine import bots
 from games.engine.bots import LEVELS, bot_view, decide, exact_odds, unseen_histogram
 from games.engine.cards import DECK, parse_cards
 from games.engine.hand import BETTING, DARK, JOIN, Hand
+from games.engine.rules import RULES_V1
 from games.engine.scoring import score_cards
 from tests.engine.handkit import deal_deck, new_hand, play
 
@@ -288,3 +290,14 @@ def test_normal_beats_random_play_in_duplicate() -> None:
     results = [duplicate_pair(level_player("normal"), random_player, seed=seed, deal=d) for d in range(1000)]
     mean, half = mean_and_half_width(results)
     assert mean - half > 5, (mean, half)
+
+
+def test_the_blind_money_a_bot_reads_follows_the_hands_rules():
+    """The dark chain is the hand's rules' (games.engine.rules), not S * 2^k written again."""
+    tripling = dataclasses.replace(RULES_V1, version=2, dark_growth=3)
+    hand = Hand.start(stake=10, names=["a", "b", "c", "d"], chips=[2000] * 4, dealer=0, rules=tripling)
+    hand.act(1, "dark")
+    hand.act(2, "dark")
+    view = bot_view(hand, 3)
+    assert view.dark == (0, 10, 30, 0) and view.dark_amount == 90
+    assert decide(view, level="hard", rng=random.Random(1))[0] in {"dark", "decline"}

@@ -7,6 +7,7 @@ card labels ("ace of hearts") and card text ("AH").
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from datetime import timedelta
@@ -232,6 +233,19 @@ def test_a_cancelled_hand_without_a_deal(players):
     response = logged_in(players["ann"]).get(f"/hands/{hand.pk}/")
     assert response.status_code == 200
     assert "no stored deal to replay" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_hand_its_rules_cannot_replay_says_so(players):
+    """A record holding a move its rules refuse (here a raise below the smallest) is named on the
+    page as a hand that cannot be replayed, not shown as another hand."""
+    record = copy.deepcopy(SVARA)
+    record["actions"] = [["ann", "raise", 10], ["bob", "raise", 15], *record["actions"][1:]]
+    hand = stored_hand(hand_file=SVARA, users=players)
+    PlayedHand.objects.filter(pk=hand.pk).update(record={**hand.record, "actions": record["actions"]})
+    html = logged_in(players["ann"]).get(f"/hands/{hand.pk}/").content.decode()
+    assert "This hand cannot be replayed: action 1 (bob raise 15) is refused by rules version 1" in html
+    assert "no stored deal to replay" not in html
 
 
 # ---------------------------------------------------------------- download

@@ -31,9 +31,11 @@ def deck(*hands: str) -> list[str]:
     return [cards[p][k] for k in range(3) for p in range(len(cards))]
 
 
-# HAND_FORMAT.md's example: bob bets dark, cem declines, ann raises out of turn (refused), cem folds,
-# ann raises to 40, bob calls; bob (21) beats ann (17) at the showdown; cem's cards are never shown.
+# HAND_FORMAT.md's example as the site stores it: bob bets dark, cem declines, cem folds, ann raises
+# to 40, bob calls; bob (21) beats ann (17) at the showdown; cem's cards are never shown. (The
+# example's out-of-turn raise by ann is left out: the site stores only the moves it accepted.)
 FOLD_AND_SHOWDOWN = copy.deepcopy(HAND_FORMAT_EXAMPLE)  # the same hand, never shared
+del FOLD_AND_SHOWDOWN["actions"][2]
 # What each player holds, and the step (after the k-th accepted action) of the deal and showdown.
 FOLD_AND_SHOWDOWN_CARDS = {0: {"bob": "7C 8S 10H", "cem": "AH 9S JD", "ann": "KD QC 7D"}}
 FOLD_AND_SHOWDOWN_DEALS = {0: 2}
@@ -201,9 +203,20 @@ def test_a_folded_hand_is_never_shown_but_its_owner_keeps_seeing_it():
     assert steps[-1].seats[cem].folded and steps[-1].seats[cem].face_down == 0
 
 
-def test_steps_follow_the_accepted_actions_and_skip_refused_ones():
+def test_a_stored_move_its_rules_refuse_stops_the_replay_loudly(caplog):
+    """A stored hand holds only accepted moves: one the engine refuses is a fault named on the
+    page and in the log, never a move silently skipped (which would replay another hand)."""
+    record = {**copy.deepcopy(HAND_FORMAT_EXAMPLE), "hand_id": "7-1"}  # ann's out-of-turn raise
+    with pytest.raises(
+        history.ReplayError, match=r"action 2 \(ann raise 40\) is refused by rules version 1: not your turn"
+    ):
+        history.replay_steps(record=record, seat=0)
+    assert "stored hand 7-1 cannot be replayed: action 2 (ann raise 40)" in caplog.text
+
+
+def test_steps_follow_the_stored_actions():
     steps = history.replay_steps(record=FOLD_AND_SHOWDOWN, seat=0)
-    # Six actions, one refused (ann out of turn): five steps after the start.
+    # Five actions: five steps after the start.
     assert [s.number for s in steps] == [0, 1, 2, 3, 4, 5]
     assert steps[0].action is None and steps[0].phase == "dark"
     assert [(a.name, a.verb, a.amount) for a in steps[-1].log] == [

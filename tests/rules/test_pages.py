@@ -5,11 +5,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from html.parser import HTMLParser
 
 import pytest
 
+from games.engine.rules import RULES_V1
 from games.engine.scoring import distribution, score
+from games.rules import views
 
 PAGES = ["/rules/", "/rules/faq/", "/rules/calculator/", "/fair/"]
 
@@ -166,3 +169,20 @@ def test_the_rules_name_the_buttons_with_the_tables_own_words(client):
         assert word.strip() in page
     for english in ("FOLD", "RAISE", "CALL"):
         assert f" {english} " not in page and f"{english} (" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "wanted"),
+    [
+        ("en", "A dark bet X is offered only while {cap} × X is within the cap"),
+        ("bg", "Залог на тъмно X се предлага само докато {cap} × X е в рамките на тавана"),
+    ],
+)
+def test_the_rules_state_the_dark_chains_cap_from_the_rules_value(client, monkeypatch, lang, wanted):
+    """The cap of the dark chain is read from the Rules value the hands are played by: a changed
+    copy of the rules changes the page, in each language."""
+    page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert wanted.format(cap=RULES_V1.dark_cap) in page
+    monkeypatch.setattr(views, "RULES", dataclasses.replace(RULES_V1, version=2, dark_cap=4))
+    page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert wanted.format(cap=4) in page
