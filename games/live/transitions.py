@@ -172,12 +172,13 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         "started_at": started_at,
     }
     set_notice(doc, None)
+    # No seed hash in the line: it crowded every hand's log for the few who check it, and it stays
+    # in the fair-deck badge and the hand's record (issue 35).
     add_line(
         doc,
-        gettext_noop("Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…"),
+        gettext_noop("Hand %(number)s begins; %(dealer)s deals"),
         number=number,
         dealer=seat_at(doc, dealer)["name"],
-        hash=seed_hash(seed)[:16],
     )
     _after_change(doc, hand, now=now)
     return doc

@@ -108,7 +108,7 @@
   // ---- focus: the regions are replaced whole, so whatever had the focus is gone after a frame.
   // It goes back to the same control in the new regions (the same id, or the same field of the
   // same move's form); when that control is gone (the move was made), to the actions; when the
-  // turn comes, to the first move. After a refused command the field of the form sent gets it,
+  // turn comes, to CALL or the turn's heading. After a refused command the field of the form sent gets it,
   // marked invalid and described by the reason.
   function formVerb(form) {
     var verb = form && form.elements ? form.elements.verb : null;
@@ -209,14 +209,17 @@
         return;
       }
     }
-    // On your turn the first move takes the focus when the turn comes, and also on a later frame
-    // of the same turn if the focus is then nowhere or only on the actions' section (the turn's
-    // first frame may have come while the moves could not take it).
+    // On your turn a safe place takes the focus when the turn comes: CALL when there is something
+    // to call, else the turn's heading (which says the turn and its price); never FOLD or PASS, so
+    // a reflex Enter does not throw the hand away. Also on a later frame of the same turn if the
+    // focus is then nowhere or only on the actions' section (the turn's first frame may have come
+    // while the moves could not take it).
     var idle = focusLost() || document.activeElement === document.getElementById("table-actions");
     if ((came || (turn && idle)) && !typingIn(focused)) {
-      var first = document.querySelector("#table-actions .moves button");
-      if (usable(first)) {
-        first.focus();
+      var safe = document.querySelector("#table-actions .moves .verb-call");
+      if (!usable(safe)) safe = document.getElementById("turn-heading");
+      if (usable(safe)) {
+        safe.focus();
         return;
       }
     }

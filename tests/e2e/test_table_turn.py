@@ -4,11 +4,13 @@ notification), and the cards and chips move (or do not, for a player who asked f
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS, LiveServer, sign_up_in
-from tests.e2e.practice_kit import WAIT_MS, betting_turn, start_practice, stay_in
+from tests.e2e.practice_kit import WAIT_MS, betting_turn, click_move, start_practice, stay_in
 
 pytestmark = pytest.mark.browser
 
@@ -200,5 +202,48 @@ def test_cards_are_dealt_one_at_a_time_and_chips_fly_unless_asked_not_to(
             delays = sorted(delay for _m, _n, delay in dealt)
             assert len(set(delays)) == 6 and delays[0] == 0, f"one card at a time: {delays}"
             assert flies > 0  # the call's chips went to the pot
+    finally:
+        context.close()
+
+
+def test_your_turn_puts_the_focus_on_call_or_on_the_turn_never_on_fold(
+    site_server: LiveServer, browser: Browser
+) -> None:
+    """A reflex Enter when the turn comes must not fold (in Svara PASS is the same move): the focus
+    goes to CALL when there is something to call, else to the turn's heading, which says the turn
+    and its price; the live region says it too."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        sign_up_in(page, site_server.url, "safefocus")
+        start_practice(page, site_server.url)
+        seen: set[str] = set()
+        deadline = time.monotonic() + 120
+        while not {"call", "heading"} <= seen:
+            assert time.monotonic() < deadline, f"only saw the focus at {seen}"
+            if not page.locator("#table-actions .moves").count():
+                page.wait_for_timeout(100)
+                continue
+            page.wait_for_timeout(150)  # the frame's script has placed the focus
+            where = page.evaluate(
+                "() => { const e = document.activeElement; return [e.id, e.className, e.textContent]; }"
+            )
+            assert "verb-fold" not in where[1], f"the turn put the focus on {where}"
+            call = page.locator("#table-actions .moves .verb-call")
+            if call.count():
+                expect(call).to_be_focused()
+                seen.add("call")
+                click_move(page, "call")
+            else:
+                heading = page.locator("#turn-heading")
+                expect(heading).to_be_focused()
+                expect(heading).to_contain_text("Your turn")
+                seen.add("heading")
+                if page.locator("#table-actions .verb-decline").count():
+                    expect(heading).to_contain_text("dark")
+                    click_move(page, "decline")
+                else:
+                    click_move(page, "raise")
+            expect(page.locator("#table-announce")).to_contain_text("Your turn")
     finally:
         context.close()

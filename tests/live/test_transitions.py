@@ -188,3 +188,22 @@ def test_a_seat_or_hand_read_where_there_is_none_says_so() -> None:
     with pytest.raises(LookupError, match="no hand in play"):
         hand_doc(doc)
     assert hand_doc(_doc_in_play())["number"] == 1
+
+
+def test_a_busted_seat_that_adds_what_the_top_up_offers_is_dealt_in_again() -> None:
+    """The table's "Top up" adds exactly what deals the seat in (games.engine.table_rules.top_up):
+    that seat is no longer sitting out and is among those dealt the next hand."""
+    from games.engine.table_rules import top_up
+
+    table = {"id": 5, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    doc = new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[seat_entry(user_id=1, name="ann", chips=5), seat_entry(user_id=2, name="bob", chips=500)],
+    )
+    t._sit_out_broke_players(doc)  # as after a settled hand that left ann with 5
+    assert doc["seats"][0]["sitting_out"] and t.ready_positions(doc) == [1]
+    offer = top_up(chips=5, stake=10)
+    assert offer is not None and (offer.need, offer.least, offer.again) == (20, 15, 495)
+    doc = t.add_chips(doc, user_id=1, amount=offer.least, now=2.0)
+    assert not doc["seats"][0]["sitting_out"] and t.ready_positions(doc) == [0, 1]
+    assert top_up(chips=20, stake=10) is None
