@@ -38,7 +38,10 @@ from games.live.entries import MOVE_LINES, add_line, set_notice
 from games.live.turn_time import clock_out, turn_deadline
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
-SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
+# Seconds the result stays on screen before the next hand: long enough to read the winning hand
+# at a showdown (it stayed 3-4 s, issue 35); a hand won by a fold shows no cards, so less.
+SHOWDOWN_PAUSE = 6.0
+FOLD_PAUSE = 4.0
 SVARA_PAUSE = 4.0  # seconds a svara's tied hands stay on screen before its replay is dealt
 JOIN_SECONDS = 15  # RULES.md §4 step 6
 TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
@@ -115,6 +118,15 @@ def showdown_pause() -> float:
     """SHOWDOWN_PAUSE, or the settings' LIVE_SHOWDOWN_PAUSE_MS (see start_delay)."""
     ms = getattr(settings, "LIVE_SHOWDOWN_PAUSE_MS", None)
     return SHOWDOWN_PAUSE if ms is None else ms / 1000
+
+
+def result_pause(doc: Doc) -> float:
+    """How long the last hand's result stays: the showdown pause when cards were shown, else (won by
+    a fold) FOLD_PAUSE, or the setting if that is shorter (a benchmark's)."""
+    last = doc.get("last")
+    if last and last.get("cards"):
+        return showdown_pause()
+    return min(showdown_pause(), FOLD_PAUSE)
 
 
 def schedule_start(doc: Doc, *, now: float, delay: float | None = None) -> None:
@@ -564,7 +576,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     doc["ended"] = None
     doc["timer"] = None
     _sit_out_broke_players(doc)
-    schedule_start(doc, now=now, delay=showdown_pause())
+    schedule_start(doc, now=now, delay=result_pause(doc))
     return doc
 
 

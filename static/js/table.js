@@ -219,7 +219,7 @@
       var safe = document.querySelector("#table-actions .moves .verb-call");
       if (!usable(safe)) safe = document.getElementById("turn-heading");
       if (usable(safe)) {
-        safe.focus();
+        safe.focus({ preventScroll: true }); // the layout keeps the moves in sight: no jump on the turn
         return;
       }
     }
