@@ -564,11 +564,24 @@
     var list = document.getElementById("chat-lines");
     while (list && list.children.length > 100) list.removeChild(list.firstElementChild);
   });
+  // A refused line (a tag in it, too fast) comes back to the input to mend: the line is cleared
+  // when sent and put back if the answer within a few seconds is a refusal.
+  var unsent = null;
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var form = e.target;
     if (form && form.id === "chat-form") {
       var input = form.querySelector("#chat-text");
-      if (input) input.value = "";
+      if (input) {
+        unsent = { text: input.value, at: Date.now() };
+        input.value = "";
+      }
     }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!unsent) return;
+    var refused = document.querySelector("#chat-notice.error");
+    var input = document.getElementById("chat-text");
+    if (refused && input && !input.value && Date.now() - unsent.at < 5000) input.value = unsent.text;
+    if (refused || Date.now() - unsent.at >= 5000) unsent = null;
   });
 })();
