@@ -27,6 +27,11 @@ def _fair_deck_url() -> str:
     return reverse("fair_deck")
 
 
+@functools.cache
+def _profile_url() -> str:
+    return reverse("profile")
+
+
 def render_regions(
     *, view: dict[str, Any], error: str | None = None, announce: list[str] | None = None
 ) -> SafeString:
@@ -59,6 +64,7 @@ def render_regions(
                 "keys": MOVE_KEYS,
                 "server_now": int(process.now()),
                 "fair_deck_url": _fair_deck_url(),
+                "profile_url": _profile_url(),
             }
         )
     return mark_safe(html)  # autoescaped by the template

@@ -88,6 +88,8 @@ def test_a_stack_under_what_a_hand_needs_is_offered_the_chips_that_deal_it_in_an
     # Why: what the seat has, what a hand needs; and the amount that deals it in, on a button.
     assert "5 chips" in prompt and "20" in prompt and "two stakes" in prompt, prompt
     assert re.search(r'name="amount" value="15".*?Top up: add 15', prompt, re.S), prompt
+    # A wallet too short for either: the daily bonus or a refill, without leaving the table.
+    assert re.search(r'<a href="/profile/" target="_blank" rel="noopener">Wallet short\?', prompt), prompt
     # Or the buy-in again: back to the table's usual buy-in (500), at most its highest.
     assert re.search(r'name="amount" value="495".*?Buy in again: add 495', prompt, re.S), prompt
     # The "Add chips" field starts at what is needed, not at the stake (10 left her sitting out).
