@@ -219,7 +219,11 @@
       var safe = document.querySelector("#table-actions .moves .verb-call");
       if (!usable(safe)) safe = document.getElementById("turn-heading");
       if (usable(safe)) {
-        safe.focus({ preventScroll: true }); // the layout keeps the moves in sight: no jump on the turn
+        // The layout keeps the moves in sight (table.css), so the page does not jump on the turn;
+        // only where it could not (a narrow window, many seats) is the least scrolled to show it.
+        safe.focus({ preventScroll: true });
+        var box = safe.getBoundingClientRect();
+        if (box.top < 0 || box.bottom > window.innerHeight) safe.scrollIntoView({ block: "nearest" });
         return;
       }
     }

@@ -229,6 +229,8 @@ def test_your_turn_puts_the_focus_on_call_or_on_the_turn_never_on_fold(
                 "() => { const e = document.activeElement; return [e.id, e.className, e.textContent]; }"
             )
             assert "verb-fold" not in where[1], f"the turn put the focus on {where}"
+            # A screen reader hears the turn and its price (checked before the move moves the table on).
+            expect(page.locator("#table-announce")).to_contain_text("Your turn")
             call = page.locator("#table-actions .moves .verb-call")
             if call.count():
                 expect(call).to_be_focused()
@@ -244,7 +246,6 @@ def test_your_turn_puts_the_focus_on_call_or_on_the_turn_never_on_fold(
                     click_move(page, "decline")
                 else:
                     click_move(page, "raise")
-            expect(page.locator("#table-announce")).to_contain_text("Your turn")
     finally:
         context.close()
 
