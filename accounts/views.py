@@ -65,7 +65,11 @@ def _memo(txn: LedgerTransaction) -> str:
 
 def _with_labels(entries: list[LedgerEntry]) -> list[LedgerEntry]:
     for entry in entries:
-        entry.kind_label = _(KIND_LABELS.get(entry.transaction.kind, entry.transaction.kind))
+        kind = entry.transaction.kind
+        if kind == Kind.HAND_SETTLE:  # what happened to this player: the hand won or lost
+            entry.kind_label = _("hand won") if entry.amount > 0 else _("hand lost")
+        else:
+            entry.kind_label = _(KIND_LABELS.get(kind, kind))
         entry.note = _memo(entry.transaction)
     return entries
 

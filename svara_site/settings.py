@@ -189,7 +189,7 @@ LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximu
 if os.environ.get("LIVE_START_DELAY_MS", "").strip():
     LIVE_START_DELAY_MS = env_int("LIVE_START_DELAY_MS", 3000, minimum=0, maximum=60000)
 if os.environ.get("LIVE_SHOWDOWN_PAUSE_MS", "").strip():
-    LIVE_SHOWDOWN_PAUSE_MS = env_int("LIVE_SHOWDOWN_PAUSE_MS", 4000, minimum=0, maximum=60000)
+    LIVE_SHOWDOWN_PAUSE_MS = env_int("LIVE_SHOWDOWN_PAUSE_MS", 6000, minimum=0, maximum=60000)
 if (layer_kind := os.environ.get("CHANNEL_LAYER", "pubsub")) not in ("pubsub", "core"):
     stop("CHANNEL_LAYER", f"must be pubsub or core, not {layer_kind!r}")
 CHANNEL_LAYERS = channel_layers(redis_url=REDIS_URL, state_prefix=LIVE_STATE_PREFIX, kind=layer_kind)

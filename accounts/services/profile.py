@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
-from accounts.models import LedgerEntry, User
+from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,16 @@ _PAGE = re.compile(r"[0-9]{1,6}")
 
 
 def ledger_rows(*, user: User) -> QuerySet[LedgerEntry]:
-    """The user's entries (wallet and seats), newest first."""
+    """The user's entries (wallet and seats), newest first: one row for each thing that happened.
+    A buy-in or a cash-out moves chips between the user's own wallet and seat; its wallet side is
+    the row ("buy-in, -500"), the seat's mirror of it ("+500") said nothing new."""
     # The owner and time copied onto each entry: one index, read in its order.
     return (
         LedgerEntry.objects.filter(owner=user)
+        .exclude(
+            account__kind=LedgerAccount.Kind.SEAT,
+            transaction__kind__in=[LedgerTransaction.Kind.BUY_IN, LedgerTransaction.Kind.CASH_OUT],
+        )
         .select_related("transaction", "account")
         .order_by("-created_at", "-pk")
     )

@@ -36,3 +36,23 @@ class BuyIn(NamedTuple):
 
 def buy_in_range(stake: int) -> BuyIn:
     return BuyIn(low=20 * stake, high=100 * stake, default=50 * stake)
+
+
+class TopUp(NamedTuple):
+    """What a seat short of a hand is offered: ``need`` (two stakes), the least to add that deals it
+    in (``least``), and the add that takes it back to the usual buy-in (``again``)."""
+
+    need: int
+    least: int
+    again: int
+
+
+def top_up(*, chips: int, stake: int) -> TopUp | None:
+    """The adds that deal a seat of ``chips`` in again; None when it is dealt in as it is."""
+    need = chips_to_be_dealt_in(stake)
+    if chips >= need:
+        return None
+    buy_in = buy_in_range(stake)
+    least = need - chips
+    again = min(max(buy_in.default - chips, least), buy_in.high - chips)
+    return TopUp(need=need, least=least, again=again)

@@ -38,7 +38,10 @@ from games.live.entries import MOVE_LINES, add_line, set_notice
 from games.live.turn_time import clock_out, turn_deadline
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
-SHOWDOWN_PAUSE = 4.0  # seconds the result stays on screen before the next hand
+# Seconds the result stays on screen before the next hand: long enough to read the winning hand
+# at a showdown (it stayed 3-4 s, issue 35); a hand won by a fold shows no cards, so less.
+SHOWDOWN_PAUSE = 6.0
+FOLD_PAUSE = 4.0
 SVARA_PAUSE = 4.0  # seconds a svara's tied hands stay on screen before its replay is dealt
 JOIN_SECONDS = 15  # RULES.md §4 step 6
 TIMEOUTS_TO_SIT_OUT = 2  # RULES.md §5
@@ -117,6 +120,15 @@ def showdown_pause() -> float:
     return SHOWDOWN_PAUSE if ms is None else ms / 1000
 
 
+def result_pause(doc: Doc) -> float:
+    """How long the last hand's result stays: the showdown pause when cards were shown, else (won by
+    a fold) FOLD_PAUSE, or the setting if that is shorter (a benchmark's)."""
+    last = doc.get("last")
+    if last and last.get("cards"):
+        return showdown_pause()
+    return min(showdown_pause(), FOLD_PAUSE)
+
+
 def schedule_start(doc: Doc, *, now: float, delay: float | None = None) -> None:
     """Set (or push back) the start timer when a hand could start; clear it when none can."""
     if doc["hand"] or doc["ended"] or doc["table"]["status"] != "open":
@@ -172,12 +184,13 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
         "started_at": started_at,
     }
     set_notice(doc, None)
+    # No seed hash in the line: it crowded every hand's log for the few who check it, and it stays
+    # in the fair-deck badge and the hand's record (issue 35).
     add_line(
         doc,
-        gettext_noop("Hand %(number)s begins; %(dealer)s deals. Seed hash %(hash)s…"),
+        gettext_noop("Hand %(number)s begins; %(dealer)s deals"),
         number=number,
         dealer=seat_at(doc, dealer)["name"],
-        hash=seed_hash(seed)[:16],
     )
     _after_change(doc, hand, now=now)
     return doc
@@ -563,7 +576,7 @@ def mark_settled(doc: Doc, *, now: float, left: list[int]) -> Doc:
     doc["ended"] = None
     doc["timer"] = None
     _sit_out_broke_players(doc)
-    schedule_start(doc, now=now, delay=showdown_pause())
+    schedule_start(doc, now=now, delay=result_pause(doc))
     return doc
 
 

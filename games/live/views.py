@@ -162,7 +162,17 @@ def _pause_view(doc: Doc, pause: dict[str, Any]) -> dict[str, Any]:
     names = [doc["seats"][p]["name"] for p in pause["tied"] if doc["seats"][p]]
     # Worded as the log words a list of names ("ann and bob", the computer's in the viewer's words).
     worded = join_names([shown_name(name) for name in names], gettext=_)
-    return {"until": pause["until"], "names": worded, "points": pause["points"]}
+    # The tied hands side by side in the svara's banner: shown at the showdown, so to every viewer.
+    hands = [
+        {
+            "name": shown_name(doc["seats"][p]["name"]),
+            "points": pause["shown"][str(p)][0],
+            "cards": list(pause["shown"][str(p)][1]),
+        }
+        for p in pause["tied"]
+        if doc["seats"][p] and str(p) in pause["shown"]
+    ]
+    return {"until": pause["until"], "names": worded, "points": pause["points"], "hands": hands}
 
 
 def _last_view(doc: Doc) -> dict[str, Any]:

@@ -108,7 +108,7 @@
   // ---- focus: the regions are replaced whole, so whatever had the focus is gone after a frame.
   // It goes back to the same control in the new regions (the same id, or the same field of the
   // same move's form); when that control is gone (the move was made), to the actions; when the
-  // turn comes, to the first move. After a refused command the field of the form sent gets it,
+  // turn comes, to CALL or the turn's heading. After a refused command the field of the form sent gets it,
   // marked invalid and described by the reason.
   function formVerb(form) {
     var verb = form && form.elements ? form.elements.verb : null;
@@ -209,14 +209,21 @@
         return;
       }
     }
-    // On your turn the first move takes the focus when the turn comes, and also on a later frame
-    // of the same turn if the focus is then nowhere or only on the actions' section (the turn's
-    // first frame may have come while the moves could not take it).
+    // On your turn a safe place takes the focus when the turn comes: CALL when there is something
+    // to call, else the turn's heading (which says the turn and its price); never FOLD or PASS, so
+    // a reflex Enter does not throw the hand away. Also on a later frame of the same turn if the
+    // focus is then nowhere or only on the actions' section (the turn's first frame may have come
+    // while the moves could not take it).
     var idle = focusLost() || document.activeElement === document.getElementById("table-actions");
     if ((came || (turn && idle)) && !typingIn(focused)) {
-      var first = document.querySelector("#table-actions .moves button");
-      if (usable(first)) {
-        first.focus();
+      var safe = document.querySelector("#table-actions .moves .verb-call");
+      if (!usable(safe)) safe = document.getElementById("turn-heading");
+      if (usable(safe)) {
+        // The layout keeps the moves in sight (table.css), so the page does not jump on the turn;
+        // only where it could not (a narrow window, many seats) is the least scrolled to show it.
+        safe.focus({ preventScroll: true });
+        var box = safe.getBoundingClientRect();
+        if (box.top < 0 || box.bottom > window.innerHeight) safe.scrollIntoView({ block: "nearest" });
         return;
       }
     }
@@ -561,11 +568,24 @@
     var list = document.getElementById("chat-lines");
     while (list && list.children.length > 100) list.removeChild(list.firstElementChild);
   });
+  // A refused line (a tag in it, too fast) comes back to the input to mend: the line is cleared
+  // when sent and put back if the answer within a few seconds is a refusal.
+  var unsent = null;
   document.addEventListener("htmx:wsAfterSend", function (e) {
     var form = e.target;
     if (form && form.id === "chat-form") {
       var input = form.querySelector("#chat-text");
-      if (input) input.value = "";
+      if (input) {
+        unsent = { text: input.value, at: Date.now() };
+        input.value = "";
+      }
     }
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (!unsent) return;
+    var refused = document.querySelector("#chat-notice.error");
+    var input = document.getElementById("chat-text");
+    if (refused && input && !input.value && Date.now() - unsent.at < 5000) input.value = unsent.text;
+    if (refused || Date.now() - unsent.at >= 5000) unsent = null;
   });
 })();

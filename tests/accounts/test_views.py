@@ -15,6 +15,7 @@ from accounts.services import (
     grant_signup_bonus,
     hand_settle,
     seat_buy_in,
+    seat_cash_out,
     wallet_adjust,
     wallet_balance,
 )
@@ -284,3 +285,39 @@ def test_an_https_log_in_never_sends_the_player_on_to_plain_http(client, make_us
     client.logout()
     response = client.post(f"{LOGIN}?next=http://testserver/lobby/", data)  # a plain http room
     assert response["Location"] == "http://testserver/lobby/"
+
+
+def test_the_chip_history_says_what_happened_one_row_a_move(client, signed_in, make_user):
+    """A buy-in is one row, "bought in at table 3", -500 from the wallet (not also "+500" on the
+    seat); a hand says won or lost and by how much; a cash-out what came back."""
+    rival = make_user()
+    grant_signup_bonus(user=rival)
+    for user in (signed_in, rival):
+        seat_buy_in(user=user, table_id=3, amount=500, idempotency_key=f"sit-{user.pk}")
+    hand_settle(
+        table_id=3, deltas={signed_in.pk: 120, rival.pk: -120}, idempotency_key="h1", memo="hand 1 at table 3"
+    )
+    hand_settle(
+        table_id=3, deltas={signed_in.pk: -40, rival.pk: 40}, idempotency_key="h2", memo="hand 2 at table 3"
+    )
+    seat_cash_out(user=signed_in, table_id=3, idempotency_key="out")
+    page = client.get(reverse("profile")).content.decode()
+    rows = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
+        for row in re.findall(r"<tr>(.*?)</tr>", page, re.S)[1:]
+    ]
+    whats = [
+        re.search(r'data-label="What">([^<]*)<', row) for row in re.findall(r"<tr>(.*?)</tr>", page, re.S)[1:]
+    ]
+    assert [m.group(1) for m in whats if m] == [
+        "cash-out",
+        "hand lost",
+        "hand won",
+        "buy-in",
+        "sign-up bonus",
+    ], rows
+    assert any("+580" in row and "table 3" in row for row in rows), rows  # the cash-out, to the wallet
+    assert any("-40" in row and "hand 2 at table 3" in row for row in rows), rows
+    assert any("+120" in row and "hand 1 at table 3" in row for row in rows), rows
+    assert any("-500" in row and "buy-in at table 3" in row for row in rows), rows
+    assert not any("+500" in row for row in rows), rows  # the seat's side of the buy-in is not a row

@@ -2,8 +2,9 @@
 
 ann uses the keyboard alone: she signs up (a refused first try puts her on the field to fix), sits
 down at bob's table and plays until she has bet dark, raised by typing an amount, called and folded,
-each move with Enter or its key; after every move the focus is checked (on the actions, and on the
-first move when her turn comes). bob plays with the mouse, in Bulgarian. On both pages the one live
+each move with Enter or its key; after every move the focus is checked (on the actions, and on CALL
+or the turn's heading when her turn comes, never on FOLD). bob plays with the mouse, in Bulgarian.
+On both pages the one live
 region (#table-announce) is the same element from first to last and receives the moves, the turns and
 the results; axe-core finds nothing against WCAG 2.2 A/AA at each state, in both languages. At her
 last turn ann switches the one-letter keys off and on again, and her last key is pressed as a
@@ -96,13 +97,26 @@ def sign_up_by_keyboard(page: Page, url: str, name: str) -> None:
     page.wait_for_selector("#nav-balance")
 
 
+def expect_turn_focus(page: Page) -> None:
+    """Where the turn puts the focus: CALL when there is something to call, else the turn's heading
+    (never FOLD or PASS: a reflex Enter must not throw the hand away)."""
+    call = page.locator("#table-actions .moves .verb-call")
+    expect(call if call.count() else page.locator("#turn-heading")).to_be_focused()
+
+
 def keyboard_move(page: Page, verb: str) -> None:
-    """ann's move, from where the focus is when her turn came (the first move), by Enter or key."""
-    expect(page.locator("#table-actions .moves button").first).to_be_focused()
+    """ann's move, from where the focus is when her turn came (CALL or the turn's heading), by key
+    (or Enter on CALL)."""
+    expect_turn_focus(page)
     before = version(page)
     if verb == "dark":
-        expect(page.locator("#table-actions .moves button").first).to_have_class("verb-dark")
-        page.keyboard.press("Enter")
+        expect(page.locator("#turn-heading")).to_be_focused()
+        page.keyboard.press("Enter")  # on the heading Enter does nothing: no move by reflex
+        page.wait_for_timeout(300)
+        assert version(page) == before, "Enter on the turn's heading made a move"
+        page.keyboard.press("d")
+    elif verb == "call":
+        page.keyboard.press("Enter")  # the focus is on CALL
     elif verb == "raise":
         page.keyboard.press("r")
         amount = page.locator("#table-actions .raise-form input[name=amount]")
@@ -142,7 +156,7 @@ def bob_plays(page: Page, todo: list[str]) -> None:
 def last_turn_keys(page: Page) -> None:
     """With the keys switched off a letter does nothing; on a link it never does; switched on
     again, the fold key pressed as a Bulgarian layout sends it (ф on the F key) folds."""
-    expect(page.locator("#table-actions .moves button").first).to_be_focused()
+    expect_turn_focus(page)
     tab_to(page, "#keys-switch", back=True)
     page.keyboard.press("Enter")
     expect(page.locator("#keys-switch")).to_have_attribute("aria-pressed", "false")
@@ -251,7 +265,7 @@ def test_a_hand_played_from_the_keyboard_with_everything_said(
                     if verb in todo:
                         todo.remove(verb)
                 if my_turn(ann):  # the hand went on to her turn again at once (a new round)
-                    expect(ann.locator("#table-actions .moves button").first).to_be_focused()
+                    expect_turn_focus(ann)
                 else:
                     expect(ann.locator("#table-actions")).to_be_focused()
             elif my_turn(bob):
@@ -374,8 +388,9 @@ def test_a_svara_joined_from_the_keyboard(site_server: LiveServer, browser: Brow
             else:
                 ann.wait_for_timeout(150)
         assert folded
-        # The join round: the focus is on her first move; j joins.
-        expect(ann.locator("#table-actions .moves button").first).to_be_focused()
+        # The join round: the focus is on the turn's heading (it says the fee); j joins.
+        expect(ann.locator("#turn-heading")).to_be_focused()
+        expect(ann.locator("#turn-heading")).to_contain_text("Join the svara for")
         expect(ann.locator("#table-actions button.verb-join")).to_be_visible()
         before = version(ann)
         ann.keyboard.press("j")

@@ -76,6 +76,8 @@ def test_chat_between_two_players_and_a_spectator(site_server: LiveServer, brows
     # ---- a line from ann shows on bob's and eve's pages (and her own), escaped.
     say(ann, "hello <b>table</b>? no: hello table & all")
     expect(ann.page.locator("#chat-notice")).to_have_class(re.compile("error"))  # markup is refused
+    # ... and what she typed is still there to mend, not wiped.
+    expect(ann.page.locator("#chat-text")).to_have_value("hello <b>table</b>? no: hello table & all")
     say(ann, "hello table & all")
     for person in (ann, bob, eve):
         expect(lines(person).filter(has_text="hello table & all")).to_have_count(1, timeout=WAIT_MS)
@@ -84,6 +86,14 @@ def test_chat_between_two_players_and_a_spectator(site_server: LiveServer, brows
         "href", "/players/ann/"
     )
     line_id = int(lines(bob).first.get_attribute("id").removeprefix("chat-msg-"))
+    # Reporting the line opens the form beside the table (a new tab): bob is not taken off it mid-hand.
+    with bob.page.context.expect_page() as opened:
+        bob.page.locator(f"#chat-msg-{line_id} .chat-report").click()
+    report_page = opened.value
+    report_page.wait_for_load_state()
+    assert f"/report/message/{line_id}/" in report_page.url
+    assert bob.page.url == table_url
+    report_page.close()
     # The chat with a line in it, a refusal shown on ann's page: nothing against WCAG 2.2 A/AA.
     assert violations(bob.page) == []
     shot(bob, "chat-desktop.png")

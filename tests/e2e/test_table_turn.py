@@ -4,11 +4,13 @@ notification), and the cards and chips move (or do not, for a player who asked f
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS, LiveServer, sign_up_in
-from tests.e2e.practice_kit import WAIT_MS, betting_turn, start_practice, stay_in
+from tests.e2e.practice_kit import WAIT_MS, betting_turn, click_move, start_practice, stay_in
 
 pytestmark = pytest.mark.browser
 
@@ -200,5 +202,121 @@ def test_cards_are_dealt_one_at_a_time_and_chips_fly_unless_asked_not_to(
             delays = sorted(delay for _m, _n, delay in dealt)
             assert len(set(delays)) == 6 and delays[0] == 0, f"one card at a time: {delays}"
             assert flies > 0  # the call's chips went to the pot
+    finally:
+        context.close()
+
+
+def test_your_turn_puts_the_focus_on_call_or_on_the_turn_never_on_fold(
+    site_server: LiveServer, browser: Browser
+) -> None:
+    """A reflex Enter when the turn comes must not fold (in Svara PASS is the same move): the focus
+    goes to CALL when there is something to call, else to the turn's heading, which says the turn
+    and its price; the live region says it too."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    try:
+        sign_up_in(page, site_server.url, "safefocus")
+        start_practice(page, site_server.url)
+        seen: set[str] = set()
+        deadline = time.monotonic() + 120
+        while not {"call", "heading"} <= seen:
+            assert time.monotonic() < deadline, f"only saw the focus at {seen}"
+            if not page.locator("#table-actions .moves").count():
+                page.wait_for_timeout(100)
+                continue
+            page.wait_for_timeout(150)  # the frame's script has placed the focus
+            where = page.evaluate(
+                "() => { const e = document.activeElement; return [e.id, e.className, e.textContent]; }"
+            )
+            assert "verb-fold" not in where[1], f"the turn put the focus on {where}"
+            # A screen reader hears the turn and its price (checked before the move moves the table on).
+            expect(page.locator("#table-announce")).to_contain_text("Your turn")
+            call = page.locator("#table-actions .moves .verb-call")
+            if call.count():
+                expect(call).to_be_focused()
+                seen.add("call")
+                click_move(page, "call")
+            else:
+                heading = page.locator("#turn-heading")
+                expect(heading).to_be_focused()
+                expect(heading).to_contain_text("Your turn")
+                seen.add("heading")
+                if page.locator("#table-actions .verb-decline").count():
+                    expect(heading).to_contain_text("dark")
+                    click_move(page, "decline")
+                else:
+                    click_move(page, "raise")
+    finally:
+        context.close()
+
+
+SCREENS = [
+    {"width": 1366, "height": 657},
+    {"width": 1280, "height": 720},
+    {"width": 1920, "height": 1080},
+    {"width": 390, "height": 844},
+    {"width": 360, "height": 740},
+]
+# Every seat, the pot, your cards and your moves: what is off the screen (or under the phone's fixed
+# turn bar) at the top of the page, without scrolling.
+OFF_SCREEN = """() => {
+  const bar = document.querySelector("#table-actions .turn-bar");
+  const fixed = bar && getComputedStyle(bar).position === "fixed";
+  const floor = fixed ? bar.getBoundingClientRect().top : innerHeight;
+  const parts = [
+    ...[...document.querySelectorAll("#table-seats .seat")]
+      .map((e) => ["seat " + e.dataset.position, e, floor]),
+    ["pot", document.querySelector("#table-pot .pot-amount"), floor],
+    ...[...document.querySelectorAll("#table-seats .seat.me .card")].map((e, i) => ["card " + i, e, floor]),
+    ...[...document.querySelectorAll("#table-actions .moves :is(button, input)")]
+      .filter((e) => e.type !== "hidden").map((e) => ["move " + e.className, e, innerHeight]),
+  ];
+  const off = [];
+  for (const [name, el, bottom] of parts) {
+    const b = el.getBoundingClientRect();
+    if (b.top < 0 || b.bottom > bottom + 0.5 || b.left < 0 || b.right > innerWidth + 0.5) {
+      off.push([name, Math.round(b.top), Math.round(b.bottom), Math.round(b.left), Math.round(b.right)]);
+    }
+  }
+  const width = document.documentElement.scrollWidth;
+  return { off: off, floor: Math.round(floor), scrolled: scrollY, width: width };
+}"""
+# The page's scroll position after every frame: the turn's coming must not move the page.
+SCROLLS = """
+window.__scrolls = [];
+document.addEventListener("htmx:wsAfterMessage", () => setTimeout(() => window.__scrolls.push(scrollY), 0));
+"""
+
+
+@pytest.mark.parametrize("size", SCREENS, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_at_your_turn_the_whole_table_fits_the_screen_without_a_jump(
+    site_server: LiveServer, browser: Browser, size: dict
+) -> None:
+    context = browser.new_context(viewport=size)
+    context.add_init_script(SCROLLS)
+    page = context.new_page()
+    try:
+        sign_up_in(page, site_server.url, f"fit{size['width']}")
+        start_practice(page, site_server.url)
+        betting_turn(page)
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"turn-fit-{size['width']}x{size['height']}.png"))
+        assert page.evaluate("window.__scrolls.every((y) => y === 0)"), page.evaluate("window.__scrolls")
+        where = page.evaluate(OFF_SCREEN)
+        assert where["off"] == [] and where["scrolled"] == 0, (size, where)
+        assert where["width"] <= size["width"], (size, where)
+        # Your own seat and the seat to act look different (both were one yellow frame).
+        looks = page.evaluate(
+            """() => {
+              const me = document.querySelector("#table-seats .seat.me");
+              const other = document.querySelector("#table-seats .seat:not(.me):not(.empty)");
+              const look = (e) => { const s = getComputedStyle(e);
+                return [s.boxShadow, s.outlineStyle, s.outlineColor, s.backgroundColor].join("|"); };
+              me.classList.remove("acting"); const mine = look(me); me.classList.add("acting");
+              other.classList.add("acting"); const acting = look(other); other.classList.remove("acting");
+              return [mine, acting];
+            }"""
+        )
+        assert looks[0] != looks[1], looks
     finally:
         context.close()

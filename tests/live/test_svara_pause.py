@@ -56,3 +56,20 @@ async def test_after_the_pause_the_replay_is_dealt_and_timed() -> None:
     other = next(s for s in view["seats"] if s["name"] == "bob")
     assert len(mine["cards"]) == 3 and other["cards"] is None  # the replay's own cards, hidden
     assert view["hand"]["svaras"] == 1
+
+
+async def test_the_svara_is_a_banner_with_the_tied_hands_side_by_side_and_the_replays_countdown() -> None:
+    import re
+
+    from games.tables.ui.regions import render_regions
+
+    table, ann, bob, state = await _tie_heads_up()
+    for viewer in (ann.pk, None):  # a player and a spectator see the same tied hands (shown to all)
+        html = render_regions(view=build_view(state.doc, user_id=viewer, version=state.version))
+        pot = html[html.index('<section id="table-pot"') :]
+        assert '<div class="svara-banner"' in pot, pot
+        banner = pot[pot.index('<div class="svara-banner"') : pot.index("</section>")]
+        hands = banner.split('<div class="svara-hand">')[1:]
+        assert len(hands) == 2 and all(h.count('class="card') == 3 and "30 points" in h for h in hands), hands
+        assert {re.search(r'<span class="name">([^<]*)', h).group(1) for h in hands} == {"ann", "bob"}
+    assert re.search(r'class="svara-banner".*?The replay is dealt.*?data-deadline=', html, re.S)

@@ -162,13 +162,13 @@ def _two_ready_players() -> Doc:
     )
 
 
-def test_the_deals_and_the_results_pauses_are_three_and_four_seconds_unless_the_settings_shorten_them(
+def test_the_deals_and_the_showdowns_pauses_are_three_and_six_seconds_unless_the_settings_shorten_them(
     settings,
 ) -> None:
     doc = _two_ready_players()
     t.schedule_start(doc, now=10.0)
     assert doc["timer"] == {"kind": "start", "at": 13.0}
-    assert t.showdown_pause() == 4.0
+    assert t.showdown_pause() == 6.0
 
     settings.LIVE_START_DELAY_MS, settings.LIVE_SHOWDOWN_PAUSE_MS = 500, 250
     doc = _two_ready_players()
@@ -188,3 +188,45 @@ def test_a_seat_or_hand_read_where_there_is_none_says_so() -> None:
     with pytest.raises(LookupError, match="no hand in play"):
         hand_doc(doc)
     assert hand_doc(_doc_in_play())["number"] == 1
+
+
+def test_a_busted_seat_that_adds_what_the_top_up_offers_is_dealt_in_again() -> None:
+    """The table's "Top up" adds exactly what deals the seat in (games.engine.table_rules.top_up):
+    that seat is no longer sitting out and is among those dealt the next hand."""
+    from games.engine.table_rules import top_up
+
+    table = {"id": 5, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
+    doc = new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[seat_entry(user_id=1, name="ann", chips=5), seat_entry(user_id=2, name="bob", chips=500)],
+    )
+    t._sit_out_broke_players(doc)  # as after a settled hand that left ann with 5
+    assert doc["seats"][0]["sitting_out"] and t.ready_positions(doc) == [1]
+    offer = top_up(chips=5, stake=10)
+    assert offer is not None and (offer.need, offer.least, offer.again) == (20, 15, 495)
+    doc = t.add_chips(doc, user_id=1, amount=offer.least, now=2.0)
+    assert not doc["seats"][0]["sitting_out"] and t.ready_positions(doc) == [0, 1]
+    assert top_up(chips=20, stake=10) is None
+
+
+def _played_out(*, fold: bool) -> Doc:
+    """A heads-up hand played to its end: the first to act folds, or raises and is called (a showdown)."""
+    doc = t.start_hand(_two_ready_players(), number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
+    for step in range(20):
+        if not doc["hand"]:
+            break
+        hand = hand_of(doc)
+        legal = hand.legal()
+        verb = "fold" if fold else ("call" if "call" in legal.verbs else "raise")
+        amount = legal.raise_range[0] if verb == "raise" else None
+        user = doc["hand"]["players"][legal.seat]
+        doc = t.apply_move(doc, user_id=user, verb=verb, amount=amount, now=2.0 + step, action_id=f"a{step}")
+    assert doc["ended"] and not doc["hand"]
+    return doc
+
+
+def test_a_showdowns_result_stays_on_screen_at_least_six_seconds_a_fold_four() -> None:
+    shown = t.mark_settled(_played_out(fold=False), now=100.0, left=[])
+    assert shown["last"]["cards"] and shown["timer"] == {"kind": "start", "at": 106.0}
+    folded = t.mark_settled(_played_out(fold=True), now=100.0, left=[])
+    assert not folded["last"]["cards"] and folded["timer"] == {"kind": "start", "at": 104.0}

@@ -291,3 +291,15 @@ def test_your_own_cards_stay_at_the_result_of_a_hand_you_folded_and_nobody_elses
     theirs = page(client, winner, table)
     assert labels_in(theirs) == dealt[winner]  # the winner keeps their own, never the folder's
     assert not labels_in(page(client, cat, table))  # a spectator sees no hand that was not shown
+
+
+def test_the_technical_controls_are_in_the_fairness_drawer_not_among_the_seats_controls(client):
+    ann = make_player("ann")
+    table = make_table(dark_play=False)
+    sit(ann, table, 0)
+    text = page(client, ann, table)
+    (drawer,) = re.findall(r'<details class="table-fair" id="table-fair">(.*?)</details>', text, re.S)
+    # Folded (no "open"), and whole: the chain head, the check's link and the client seed's form.
+    assert "<summary>Fairness</summary>" in drawer and "History chain head" in drawer
+    assert 'name="client_seed"' in drawer and 'value="seed"' in drawer and "#series" in drawer
+    assert text.count('name="client_seed"') == 1  # not also among the seat's controls

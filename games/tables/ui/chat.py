@@ -33,7 +33,9 @@ def line_html(line: ChatLine, *, reader_id: int | None) -> Markup:
             '<span class="chat-tools">'
             '<button type="button" class="chat-ignore" hx-post="/chat/ignore/" hx-swap="none" '
             'hx-vals=\'{{"user": {uid}}}\' title="{ignore_title}">{ignore}</button> '
-            '<a class="chat-report" href="/report/message/{mid}/" title="{report_title}">{report}</a>'
+            # A new tab: reporting takes nobody off the table mid-hand.
+            '<a class="chat-report" href="/report/message/{mid}/" target="_blank" rel="noopener" '
+            'title="{report_title}">{report}</a>'
             "</span>"
         ).format(
             uid=int(line.user_id),

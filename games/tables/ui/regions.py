@@ -11,7 +11,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
-from games.engine.table_rules import buy_in_range
+from games.engine.table_rules import buy_in_range, top_up
 from games.live import process
 from games.tables.ui.cards import card_html
 from games.tables.ui.jinja2 import fixed_template, render_in_language
@@ -27,6 +27,11 @@ def _fair_deck_url() -> str:
     return reverse("fair_deck")
 
 
+@functools.cache
+def _profile_url() -> str:
+    return reverse("profile")
+
+
 def render_regions(
     *, view: dict[str, Any], error: str | None = None, announce: list[str] | None = None
 ) -> SafeString:
@@ -34,6 +39,12 @@ def render_regions(
     for the page's live region (ui/announce.py), which the first paint has none of."""
     stake = view["table"]["stake"]
     my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
+    # A seat under what a hand needs, between its hands, at a real table: the adds that deal it in
+    # again (a practice table offers a new game instead; a leaving seat is going anyway).
+    short = None
+    practice = view["table"].get("practice")
+    if my_seat is not None and not my_seat["in_hand"] and not my_seat["leaving"] and not practice:
+        short = top_up(chips=my_seat["chips"], stake=stake)
     # Worded once per document and language, shared by every viewer of it (log.py).
     log = worded_log(table_id=view["table"].get("id"), entries=view["log"])
     with render_in_language():
@@ -46,12 +57,14 @@ def render_regions(
                 "log_html": log.html,
                 "card": card_html,
                 "my_seat": my_seat,
+                "top_up": short,
                 "user_is_authenticated": True,
                 "action_id": secrets.token_hex(8),
                 "buy_in": buy_in_range(stake),
                 "keys": MOVE_KEYS,
                 "server_now": int(process.now()),
                 "fair_deck_url": _fair_deck_url(),
+                "profile_url": _profile_url(),
             }
         )
     return mark_safe(html)  # autoescaped by the template

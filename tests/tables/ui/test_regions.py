@@ -68,3 +68,48 @@ def test_a_player_leaving_mid_hand_is_told_so_and_offered_no_leave() -> None:
     assert 'value="leave"' not in html
     staying = render_regions(view=build_view(doc, user_id=to_act, version=5))
     assert "data-confirm=" not in staying or 'value="leave"' in staying
+
+
+def _bust_doc(*, chips: int) -> Doc:
+    """A real table at stake 10 (a hand needs 20): ann has ``chips`` left and sits out, bob plays on."""
+    table = {"id": 11, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
+    return new_table_doc(
+        table=table | {"status": "open", "private": False, "practice": False},
+        seats=[
+            seat_entry(user_id=1, name="ann", chips=chips, sitting_out=chips < 20),
+            seat_entry(user_id=2, name="bob", chips=980),
+        ],
+    )
+
+
+def test_a_stack_under_what_a_hand_needs_is_offered_the_chips_that_deal_it_in_and_told_why() -> None:
+    html = render_regions(view=build_view(_bust_doc(chips=5), user_id=1, version=4))
+    (prompt,) = re.findall(r'<div class="rebuy"[^>]*>(.*?)</div>', html, re.S)
+    # Why: what the seat has, what a hand needs; and the amount that deals it in, on a button.
+    assert "5 chips" in prompt and "20" in prompt and "two stakes" in prompt, prompt
+    assert re.search(r'name="amount" value="15".*?Top up: add 15', prompt, re.S), prompt
+    # A wallet too short for either: the daily bonus or a refill, without leaving the table.
+    assert re.search(r'<a href="/profile/" target="_blank" rel="noopener">Wallet short\?', prompt), prompt
+    # Or the buy-in again: back to the table's usual buy-in (500), at most its highest.
+    assert re.search(r'name="amount" value="495".*?Buy in again: add 495', prompt, re.S), prompt
+    # The "Add chips" field starts at what is needed, not at the stake (10 left her sitting out).
+    (field,) = re.findall(
+        r'<form ws-send class="add-form">.*?<input type="number" name="amount"[^>]*>', html, re.S
+    )
+    assert 'value="15"' in field and 'min="1"' in field, field
+    # A stack that plays: no prompt, and "Add chips" as before.
+    playing = render_regions(view=build_view(_bust_doc(chips=300), user_id=1, version=4))
+    assert 'class="rebuy"' not in playing and 'value="add"' in playing
+
+
+def test_the_fairness_details_are_in_a_drawer_and_the_log_line_has_no_seed_hash() -> None:
+    doc = _high_stakes_doc()
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    html = render_regions(view=build_view(doc, user_id=to_act, version=3))
+    # Nothing technical among the seat's controls: the client seed is in the page's fairness drawer.
+    (controls,) = re.findall(r'<div class="seat-controls">(.*?)</div>\s*</section>', html, re.S)
+    assert "seed" not in controls, controls
+    (log,) = re.findall(r'<ol id="table-log-lines">(.*?)</ol>', html, re.S)
+    assert "Hand 1 begins" in log and "Seed hash" not in log and doc["hand"]["seed_hash"][:16] not in log
+    # The hand's hash is still one click away, in the fair-deck badge.
+    assert re.search(r'<details class="fair-badge">.*?' + doc["hand"]["seed_hash"], html, re.S)
