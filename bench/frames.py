@@ -66,7 +66,14 @@ def hidden_cards_seen(frame: str) -> list[str]:
     problems: list[str] = []
     blocks = seat_blocks(frame)
     in_seats = sum(len(face_up(block)) for _, block in blocks.values())
-    if len(face_up(frame)) != in_seats:
+    # A svara's banner repeats the tied hands beside each other: only hands the seats show down.
+    banner = face_up(_svara_banner(frame))
+    shown_down = {c for _, block in blocks.values() if "points</" in block for c in face_up(block)}
+    if any(c not in shown_down for c in banner):
+        problems.append(
+            f"the svara banner shows {[c for c in banner if c not in shown_down]}, not shown down"
+        )
+    if len(face_up(frame)) != in_seats + len(banner):
         problems.append("face-up cards outside the seats")
     in_play = hand_in_play(frame)
     for pos, (mine, block) in blocks.items():
@@ -78,6 +85,14 @@ def hidden_cards_seen(frame: str) -> list[str]:
         elif "points</" not in block:
             problems.append(f"seat {pos}'s cards {cards} without a showdown")
     return problems
+
+
+SVARA_BANNER_RE = re.compile(r'<div class="svara-banner[^"]*"(.*?)<p class="svara-next">', re.S)
+
+
+def _svara_banner(frame: str) -> str:
+    found = SVARA_BANNER_RE.search(frame)
+    return found.group(1) if found else ""
 
 
 def hand_in_play(frame: str) -> bool:

@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from accounts.services import seat_balance, wallet_balance
+from bench.frames import hidden_cards_seen
 from games.engine.hand import BETTING, DARK, JOIN, Hand
 from games.engine.handfile import replay
 from games.engine.verify import check_hand
@@ -492,7 +493,10 @@ class TableMachine(RuleBasedStateMachine):
                 )
             # What a new socket of this viewer is sent: the table and the chat's last 50 lines, cut
             # as the consumer cuts them (games/tables/ui/frames.py); each part under the limit.
-            whole = render_regions(view=view) + chat_ui.all_lines_frame(lines, reader_id=viewer)
+            table_html = render_regions(view=view)
+            # The drill's check of a frame, on every frame the model renders (the svara banner too).
+            assert hidden_cards_seen(table_html) == [], (viewer, hidden_cards_seen(table_html))
+            whole = table_html + chat_ui.all_lines_frame(lines, reader_id=viewer)
             STATS["largest_first_frame_whole"] = max(STATS["largest_first_frame_whole"], len(whole.encode()))
             for part in within_limit(whole):
                 size = len(part.encode())

@@ -470,3 +470,22 @@ def test_the_hidden_card_check_tells_a_leak(phase: str, other: str, leaks: bool)
     frame = _frame(phase, mine="7 of clubs,8 of clubs,8 of diamonds", other=other)
     assert bool(hidden_cards_seen(frame)) is leaks
     assert bool(hidden_cards_seen(frame + '<p aria-label="queen of spades"></p>'))  # outside the seats
+
+
+@pytest.mark.parametrize(
+    ("banner", "leaks"),
+    [
+        ("ace of hearts,king of hearts,9 of spades", False),  # the hands the seats show down
+        ("ace of hearts,queen of spades", True),  # a card no seat shows down
+    ],
+)
+def test_the_svara_banner_may_repeat_only_hands_shown_down(banner: str, leaks: bool) -> None:
+    frame = _frame(
+        "shown", mine="7 of clubs,8 of clubs,8 of diamonds", other="ace of hearts,king of hearts,9 of spades"
+    )
+    card = '<span class="card" role="img" aria-label="{}"></span>'
+    cards = "".join(card.format(c) for c in banner.split(","))
+    frame += (
+        f'<div class="svara-banner" role="group"><div class="svara-hands">{cards}</div><p class="svara-next">'
+    )
+    assert bool(hidden_cards_seen(frame)) is leaks
