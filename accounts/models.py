@@ -222,6 +222,7 @@ class StaffAction(models.Model):
         CHAT_MUTE = "chat_mute", _("muted in chat")
         REPORT_CLOSE = "report_close", _("report dealt with")
         ACCOUNT = "account", _("account changed")
+        LIFT_BREAK = "lift_break", _("break from play lifted")
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(
@@ -282,3 +283,43 @@ class SignIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} from {self.address}"
+
+
+class PlayBreak(models.Model):
+    """A player's own break from play (responsible play): a time-out or a self-exclusion.
+
+    Kept after it ends. The player cannot end one early; only a superuser can, with a reason
+    (``lifted_*``, logged in the staff log)."""
+
+    class Kind(models.TextChoices):
+        TIME_OUT = "time_out", _("time-out")
+        SELF_EXCLUSION = "self_exclusion", _("self-exclusion")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="play_breaks",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("kind"))
+    started_at = models.DateTimeField(default=timezone.now, verbose_name=_("from"))
+    ends_at = models.DateTimeField(verbose_name=_("until"))
+    lifted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("lifted"))
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
+    lift_reason = models.TextField(blank=True, verbose_name=_("reason for lifting"))
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [models.Index(fields=["user", "-ends_at"], name="playbreak_user_ends")]
+        verbose_name = _("break from play")
+        verbose_name_plural = _("breaks from play")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user} until {self.ends_at:%Y-%m-%d %H:%M}"

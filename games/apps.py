@@ -11,6 +11,11 @@ class GamesConfig(AppConfig):
 
         user_banned.connect(on_user_banned, dispatch_uid="games.eject_banned_player")
 
+        from accounts.services.responsible import user_self_excluded
+        from games.live.ejection import on_user_self_excluded
+
+        user_self_excluded.connect(on_user_self_excluded, dispatch_uid="games.eject_self_excluded_player")
+
         from accounts.services.profile import provide_hand_stats
         from games.players.service import profile_stats
 

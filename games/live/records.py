@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import (
     LedgerError,
+    ensure_may_play,
     ensure_not_banned,
     hand_settle,
     seat_balance,
@@ -98,6 +99,7 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     changing the stake takes the same lock, so a buy-in never goes by settings just replaced."""
     try:
         ensure_not_banned(user=user)
+        ensure_may_play(user=user)  # a time-out or self-exclusion (responsible play)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
     try:
@@ -152,6 +154,7 @@ def add_chips(*, user: User, table_id: int, amount: int) -> int:
     if not isinstance(amount, int) or amount <= 0:
         raise Refused(_("add a positive whole number of chips"))
     try:
+        ensure_may_play(user=user)
         with transaction.atomic():
             if not Seat.objects.select_for_update().filter(table=table, user=user).exists():
                 raise Refused(_("you are not seated at this table"))
