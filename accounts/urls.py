@@ -7,4 +7,5 @@ urlpatterns = [
     path("profile/daily-bonus/", views.claim_daily_bonus, name="claim_daily_bonus"),
     path("profile/refill/", views.claim_refill, name="claim_refill"),
     path("profile/privacy/", views.set_privacy, name="set_privacy"),
+    path("profile/break/", views.take_break_view, name="take_break"),
 ]

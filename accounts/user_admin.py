@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
-from accounts.models import Ban, LedgerAccount, StaffAction, User
+from accounts.models import Ban, LedgerAccount, PlayBreak, StaffAction, User
 from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
 from accounts.services.sign_ins import sign_in_addresses
 from accounts.services.staff_log import log_account_change, log_rights_change, user_rights
@@ -66,10 +66,28 @@ def _plain(value):
     return str(value)
 
 
+class PlayBreakInline(admin.TabularInline):
+    """The player's own time-outs and self-exclusions: shown, never changed here (only a
+    superuser ends one early, through accounts.services.lift_break, with a reason)."""
+
+    model = PlayBreak
+    fk_name = "user"
+    extra = 0
+    fields = ["kind", "started_at", "ends_at", "lifted_at", "lifted_by", "lift_reason"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
 @admin.register(User)
 class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
     list_display = ["username", "email", "wallet", "banned", "is_staff", "date_joined"]
-    inlines = [BanInline]
+    inlines = [BanInline, PlayBreakInline]
     actions = ["ban_users", "lift_bans"]
     fieldsets = (
         *DjangoUserAdmin.fieldsets,

@@ -22,6 +22,7 @@ from accounts.services import (
     wallet_claim_refill,
 )
 from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
+from accounts.services.responsible import PERIOD_LABELS, active_break, take_break
 
 ROWS_PER_PAGE = 20
 
@@ -80,8 +81,24 @@ def profile(request: HttpRequest) -> HttpResponse:
         "grants": grant_status(user=user),
         "stats": hand_stats(user=user),
         "page": page,
+        "play_break": active_break(user=user),
+        "break_periods": PERIOD_LABELS.items(),
     }
     return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def take_break_view(request: HttpRequest) -> HttpResponse:
+    """Start a time-out or a self-exclusion (responsible play); it cannot be undone, hence the box."""
+    if request.POST.get("confirm") != "on":
+        messages.warning(request, _("Tick the box to confirm: a break cannot be ended early."))
+        return redirect("/profile/#break")
+    try:
+        take_break(user=request.user, period=request.POST.get("period"))
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    return redirect("/profile/#break")
 
 
 @login_required

@@ -258,3 +258,11 @@ def test_an_adjustment_form_applies_once_when_valid_and_never_otherwise(
             adjustments == StaffAction.objects.filter(kind="wallet_adjust", user=user).count() == int(valid)
         )
         transaction.set_rollback(True)
+
+
+def test_a_players_breaks_from_play_show_on_their_staff_page(admin_client, target):
+    from accounts.services import take_break
+
+    take_break(user=target, period="year")
+    page = admin_client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
+    assert "Breaks from play" in page and "self-exclusion" in page

@@ -284,3 +284,35 @@ def test_an_https_log_in_never_sends_the_player_on_to_plain_http(client, make_us
     client.logout()
     response = client.post(f"{LOGIN}?next=http://testserver/lobby/", data)  # a plain http room
     assert response["Location"] == "http://testserver/lobby/"
+
+
+# --- responsible play: a break from play, from the profile ---
+
+
+def test_a_player_takes_a_time_out_from_the_profile_and_the_profile_says_until_when(client, make_user):
+    from accounts.models import PlayBreak
+
+    user = make_user()
+    client.force_login(user)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="period"' in page and 'value="6weeks"' in page and 'value="5years"' in page
+
+    response = client.post(reverse("take_break"), {"period": "week", "confirm": "on"}, follow=True)
+
+    play_break = PlayBreak.objects.get(user=user)
+    assert play_break.kind == PlayBreak.Kind.TIME_OUT
+    assert "You are taking a break from play until" in response.content.decode()
+
+
+def test_a_break_needs_the_confirmation_and_a_length_offered(client, make_user):
+    from accounts.models import PlayBreak
+
+    user = make_user()
+    client.force_login(user)
+    unconfirmed = client.post(reverse("take_break"), {"period": "week"}, follow=True).content.decode()
+    assert "Tick the box to confirm" in unconfirmed
+    odd = client.post(
+        reverse("take_break"), {"period": "3days", "confirm": "on"}, follow=True
+    ).content.decode()
+    assert "Pick one of the offered lengths" in odd
+    assert not PlayBreak.objects.exists()
