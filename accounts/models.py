@@ -7,6 +7,8 @@ account kind has the owner fields it needs.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -323,3 +325,43 @@ class PlayBreak(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} of {self.user} until {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+class LossLimit(models.Model):
+    """A player's loss limit for one period (responsible play, docs/playing.md).
+
+    ``amount`` applies now (None: no limit). A raise or a removal waits 24 hours in ``next_amount``
+    and ``next_at`` (None: nothing waiting); a lowering applies at once and cancels what waits. The
+    rows of a player are also what their buy-ins lock, so two at once cannot both fit."""
+
+    class Period(models.TextChoices):
+        DAY = "day", _("day")
+        WEEK = "week", _("week")
+        MONTH = "month", _("month")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="loss_limits",
+        verbose_name=_("player"),
+    )
+    period = models.CharField(max_length=8, choices=Period.choices, verbose_name=_("period"))
+    amount = models.PositiveBigIntegerField(null=True, blank=True, verbose_name=_("limit"))
+    next_amount = models.PositiveBigIntegerField(null=True, blank=True, verbose_name=_("next limit"))
+    next_at = models.DateTimeField(null=True, blank=True, verbose_name=_("next limit from"))
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed"))
+
+    class Meta:
+        ordering = ["user", "period"]
+        constraints = [models.UniqueConstraint(fields=["user", "period"], name="losslimit_one_per_period")]
+        verbose_name = _("loss limit")
+        verbose_name_plural = _("loss limits")
+
+    def __str__(self) -> str:
+        return f"{self.period} loss limit of {self.user}: {self.amount}"
+
+    def amount_at(self, now: datetime) -> int | None:
+        """The limit in force at ``now``: what waits once its 24 hours are over."""
+        if self.next_at is not None and self.next_at <= now:
+            return self.next_amount
+        return self.amount

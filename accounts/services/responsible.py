@@ -1,26 +1,42 @@
-"""Responsible play: a player's own time-out or self-exclusion (docs/playing.md).
+"""Responsible play: a player's own time-out, self-exclusion and loss limits (docs/playing.md).
 
 A break starts at once and the player cannot end it early (a shorter one taken later does not
 shorten it: the latest end of the active breaks counts). Only a superuser can lift one, with a
 reason, logged in the staff log. The games app asks ``ensure_may_play`` in every path that
 seats a player or moves chips onto a seat; a self-exclusion also closes every seat the player
 holds, through ``user_self_excluded`` (accounts must not import games).
+
+Loss limits are checked by the ledger itself, in ``seat_buy_in`` (every buy-in and added chips go
+through it): what the player may still lose this period is the limit less their net loss in
+settled hands since the period began, less every chip on their seats (all of which they can still
+lose). The check locks the player's limit rows, so two buy-ins at once are decided one after the
+other.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Sum
 from django.dispatch import Signal
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.models import PlayBreak, StaffAction, User
+from accounts.models import (
+    LedgerAccount,
+    LedgerEntry,
+    LedgerTransaction,
+    LossLimit,
+    PlayBreak,
+    StaffAction,
+    User,
+)
 from accounts.services.errors import InvalidRequest, LedgerError
-from accounts.services.posting import check_user
+from accounts.services.posting import MAX_AMOUNT, check_user
 from accounts.services.staff_log import (
     check_not_done,
     check_reason,
@@ -138,3 +154,134 @@ def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = N
             detail={"breaks": [b.pk for b in current], "kinds": [b.kind for b in current]},
         )
     return current
+
+
+# ---------------------------------------------------------------- loss limits
+
+Period = LossLimit.Period
+# A raise or a removal waits this long: the moment of wanting more is the one to sleep on.
+RAISE_DELAY = timedelta(hours=24)
+
+
+class LossLimitReached(LedgerError):
+    """The buy-in would let the player lose more than their loss limit allows."""
+
+
+def period_bounds(*, period: str, now: datetime) -> tuple[datetime, datetime]:
+    """When the period holding ``now`` began and when it resets (the room's local time: the
+    day at midnight, the week on Monday, the month on the 1st)."""
+    # Aware in the room's zone: replace() and adding days keep the wall clock (zoneinfo), so a
+    # daylight-saving change inside the period still resets at midnight.
+    day = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == Period.DAY:
+        return day, day + timedelta(days=1)
+    if period == Period.WEEK:
+        start = day - timedelta(days=day.weekday())
+        return start, start + timedelta(days=7)
+    start = day.replace(day=1)
+    return start, (start + timedelta(days=32)).replace(day=1)
+
+
+def net_loss(*, user: User, since: datetime, until: datetime | None = None) -> int:
+    """Chips lost in settled hands since ``since`` less chips won (negative: a net win)."""
+    entries = LedgerEntry.objects.filter(
+        owner=user, created_at__gte=since, transaction__kind=LedgerTransaction.Kind.HAND_SETTLE
+    )
+    if until is not None:
+        entries = entries.filter(created_at__lt=until)
+    return -(entries.aggregate(total=Sum("amount"))["total"] or 0)
+
+
+def chips_on_seats(*, user: User) -> int:
+    accounts = LedgerAccount.objects.filter(user=user, kind=LedgerAccount.Kind.SEAT)
+    return accounts.aggregate(total=Sum("balance"))["total"] or 0
+
+
+@dataclass(frozen=True)
+class LossLimitStatus:
+    """The loss limit that binds now (the one leaving the least room), None when none is set."""
+
+    period: str | None
+    limit: int | None
+    net_loss: int
+    on_seats: int
+    room: int | None  # chips the player may still bring to the tables; None: no limit
+    resets_at: datetime | None
+
+
+def loss_limit_status(
+    *, user: Any, now: datetime | None = None, rows: list[LossLimit] | None = None
+) -> LossLimitStatus:
+    """How much the player's loss limits leave them this period."""
+    user = check_user(user)
+    now = now or timezone.now()
+    if rows is None:
+        rows = list(LossLimit.objects.filter(user=user))
+    on_seats = chips_on_seats(user=user)
+    best = LossLimitStatus(period=None, limit=None, net_loss=0, on_seats=on_seats, room=None, resets_at=None)
+    for row in rows:
+        limit = row.amount_at(now)
+        if limit is None:
+            continue
+        start, end = period_bounds(period=row.period, now=now)
+        lost = net_loss(user=user, since=start)
+        room = max(limit - lost - on_seats, 0)
+        if best.room is None or room < best.room or (room == best.room and limit < (best.limit or 0)):
+            best = LossLimitStatus(
+                period=row.period, limit=limit, net_loss=lost, on_seats=on_seats, room=room, resets_at=end
+            )
+    return best
+
+
+PERIOD_WORDS: dict[str, Any] = {
+    Period.DAY: gettext_lazy("day"),
+    Period.WEEK: gettext_lazy("week"),
+    Period.MONTH: gettext_lazy("month"),
+}
+
+
+def ensure_within_loss_limit(*, user: User, amount: int) -> None:
+    """Refuse (``LossLimitReached``) chips brought to a table beyond the loss limit. Call it inside
+    the buy-in's transaction: it locks the player's limit rows until the buy-in commits."""
+    rows = list(LossLimit.objects.select_for_update().filter(user=user).order_by("pk"))
+    if not rows:
+        return
+    status = loss_limit_status(user=user, rows=rows)
+    if status.room is None or amount <= status.room:
+        return
+    raise LossLimitReached(
+        _(
+            "Your loss limit for the %(period)s (%(limit)s chips) leaves room for %(room)s more chips "
+            "at the tables until %(when)s."
+        )
+        % {
+            "period": PERIOD_WORDS[status.period or Period.DAY],
+            "limit": formats.number_format(status.limit or 0, force_grouping=True),
+            "room": formats.number_format(status.room, force_grouping=True),
+            "when": _when(status.resets_at or timezone.now()),
+        }
+    )
+
+
+def set_loss_limit(*, user: Any, period: Any, amount: Any) -> LossLimit:
+    """Set, lower, raise or remove (``amount=None``) a loss limit: lowering or setting applies at
+    once, raising or removing after 24 hours."""
+    user = check_user(user)
+    if period not in Period.values:
+        raise InvalidRequest(_("A loss limit is per day, week or month."))
+    if amount is not None and (
+        isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT
+    ):
+        raise InvalidRequest(_("A loss limit is a whole number of chips, at least 1."))
+    now = timezone.now()
+    with transaction.atomic():
+        row, _created = LossLimit.objects.get_or_create(user=user, period=period)
+        row = LossLimit.objects.select_for_update().get(pk=row.pk)
+        current = row.amount_at(now)
+        row.amount, row.changed_at = current, now
+        if amount is not None and (current is None or amount <= current):
+            row.amount, row.next_amount, row.next_at = amount, None, None
+        else:
+            row.next_amount, row.next_at = amount, now + RAISE_DELAY
+        row.save()
+    return row

@@ -58,3 +58,20 @@ async def test_a_self_exclusion_closes_every_seat_with_the_chips_back_in_the_wal
     with pytest.raises(Refused, match="excluded yourself from play until"):
         await service.table_sit(user=ann, table_id=other.pk, position=1, buy_in=200)
     assert await sync_to_async(Seat.objects.filter(user=bob).exists)()
+
+
+async def test_a_loss_limit_refuses_a_seat_whose_buy_in_does_not_fit_and_nothing_moves() -> None:
+    from accounts.services.responsible import set_loss_limit
+
+    ann = await sync_to_async(make_player)("ann")
+    table = await sync_to_async(make_table)()
+    await sync_to_async(set_loss_limit)(user=ann, period="day", amount=250)
+
+    with pytest.raises(Refused, match="loss limit for the day"):
+        await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=300)
+
+    assert not await sync_to_async(Seat.objects.filter(user=ann).exists)()
+    state = await service.load_table_state(table.pk)
+    assert all(s is None for s in state.doc["seats"])
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
+    await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=250)
