@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
-from accounts.models import Ban, LedgerAccount, PlayBreak, StaffAction, User
+from accounts.models import Ban, LedgerAccount, LossLimit, PlayBreak, StaffAction, User
 from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
 from accounts.services.sign_ins import sign_in_addresses
 from accounts.services.staff_log import log_account_change, log_rights_change, user_rights
@@ -84,10 +84,27 @@ class PlayBreakInline(admin.TabularInline):
         return False
 
 
+class LossLimitInline(admin.TabularInline):
+    """The player's loss limits, as set by the player alone: shown, never changed here."""
+
+    model = LossLimit
+    fk_name = "user"
+    extra = 0
+    fields = ["period", "amount", "next_amount", "next_at", "changed_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
 @admin.register(User)
 class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
     list_display = ["username", "email", "wallet", "banned", "is_staff", "date_joined"]
-    inlines = [BanInline, PlayBreakInline]
+    inlines = [BanInline, PlayBreakInline, LossLimitInline]
     actions = ["ban_users", "lift_bans"]
     fieldsets = (
         *DjangoUserAdmin.fieldsets,

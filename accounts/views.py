@@ -8,7 +8,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
@@ -22,7 +23,15 @@ from accounts.services import (
     wallet_claim_refill,
 )
 from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
-from accounts.services.responsible import PERIOD_LABELS, active_break, take_break
+from accounts.services.responsible import (
+    PERIOD_LABELS,
+    PERIOD_WORDS,
+    active_break,
+    loss_limit_status,
+    loss_limits,
+    set_loss_limit,
+    take_break,
+)
 
 ROWS_PER_PAGE = 20
 
@@ -83,6 +92,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "page": page,
         "play_break": active_break(user=user),
         "break_periods": PERIOD_LABELS.items(),
+        "loss_limits": loss_limits(user=user),
+        "loss_status": loss_limit_status(user=user),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -147,3 +158,42 @@ def claim_refill(request: HttpRequest) -> HttpResponse:
             % {"amount": number_format(txn.amount, force_grouping=True)},
         )
     return redirect("profile")
+
+
+@login_required
+@require_POST
+def set_loss_limit_view(request: HttpRequest) -> HttpResponse:
+    """Set, lower, raise or remove (an empty box) a loss limit; the service says when it applies."""
+    raw = request.POST.get("amount", "").strip()
+    period = request.POST.get("period")
+    try:
+        amount = int(raw) if raw else None
+    except ValueError:
+        amount = -1  # refused by the service with its message
+    try:
+        row = set_loss_limit(user=request.user, period=period, amount=amount)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+        return redirect("/profile/#limits")
+    words = {"period": PERIOD_WORDS[row.period]}
+    if row.next_at is None:
+        messages.success(
+            request,
+            _("Your loss limit for the %(period)s is now %(amount)s chips.")
+            % {**words, "amount": number_format(row.amount, force_grouping=True)},
+        )
+    else:
+        new = (
+            _("%(amount)s chips") % {"amount": number_format(row.next_amount, force_grouping=True)}
+            if row.next_amount is not None
+            else _("no limit")
+        )
+        messages.success(
+            request,
+            _(
+                "A higher limit or none waits 24 hours: "
+                "your %(period)s limit of %(new)s takes effect on %(when)s."
+            )
+            % {**words, "new": new, "when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
+        )
+    return redirect("/profile/#limits")

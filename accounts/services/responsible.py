@@ -240,6 +240,27 @@ PERIOD_WORDS: dict[str, Any] = {
 }
 
 
+def loss_limits(*, user: Any, now: datetime | None = None) -> list[dict[str, Any]]:
+    """Each period's limit as the profile shows it: in force now, and what waits (if anything)."""
+    now = now or timezone.now()
+    rows = {row.period: row for row in LossLimit.objects.filter(user_id=getattr(user, "pk", None))}
+    shown = []
+    for period in Period.values:
+        row = rows.get(period)
+        waiting = row is not None and row.next_at is not None and row.next_at > now
+        shown.append(
+            {
+                "period": period,
+                "label": PERIOD_WORDS[period],
+                "amount": row.amount_at(now) if row else None,
+                "waiting": waiting,
+                "next_amount": row.next_amount if waiting and row else None,
+                "next_at": row.next_at if waiting and row else None,
+            }
+        )
+    return shown
+
+
 def ensure_within_loss_limit(*, user: User, amount: int) -> None:
     """Refuse (``LossLimitReached``) chips brought to a table beyond the loss limit. Call it inside
     the buy-in's transaction: it locks the player's limit rows until the buy-in commits."""

@@ -260,9 +260,12 @@ def test_an_adjustment_form_applies_once_when_valid_and_never_otherwise(
         transaction.set_rollback(True)
 
 
-def test_a_players_breaks_from_play_show_on_their_staff_page(admin_client, target):
+def test_a_players_breaks_from_play_and_loss_limits_show_on_their_staff_page(admin_client, target):
     from accounts.services import take_break
+    from accounts.services.responsible import set_loss_limit
 
     take_break(user=target, period="year")
+    set_loss_limit(user=target, period="week", amount=4321)
     page = admin_client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
     assert "Breaks from play" in page and "self-exclusion" in page
+    assert "Loss limits" in page and "4321" in page

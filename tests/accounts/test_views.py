@@ -316,3 +316,36 @@ def test_a_break_needs_the_confirmation_and_a_length_offered(client, make_user):
     ).content.decode()
     assert "Pick one of the offered lengths" in odd
     assert not PlayBreak.objects.exists()
+
+
+def test_a_player_sets_a_loss_limit_from_the_profile_and_a_raise_waits_24_hours(client, make_user):
+    from accounts.services.responsible import loss_limit_status
+
+    user = make_user()
+    client.force_login(user)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="amount"' in page and 'value="week"' in page
+
+    set_now = client.post(reverse("set_loss_limit"), {"period": "day", "amount": "400"}, follow=True)
+    assert "Your loss limit for the day is now 400 chips." in set_now.content.decode()
+    assert loss_limit_status(user=user).limit == 400
+
+    raised = client.post(reverse("set_loss_limit"), {"period": "day", "amount": "900"}, follow=True)
+    assert "takes effect on" in raised.content.decode()
+    assert loss_limit_status(user=user).limit == 400
+    removed = client.post(
+        reverse("set_loss_limit"), {"period": "day", "amount": ""}, follow=True
+    ).content.decode()
+    assert "takes effect on" in removed and "no limit" in removed
+
+
+@pytest.mark.parametrize("amount", ["-5", "abc", "0", "1.5"])
+def test_a_bad_loss_limit_gets_a_message_and_changes_nothing(client, make_user, amount):
+    from accounts.models import LossLimit
+
+    client.force_login(make_user())
+    page = client.post(
+        reverse("set_loss_limit"), {"period": "day", "amount": amount}, follow=True
+    ).content.decode()
+    assert "A loss limit is a whole number of chips, at least 1." in page
+    assert not LossLimit.objects.exists()
