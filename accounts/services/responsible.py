@@ -242,8 +242,9 @@ PERIOD_WORDS: dict[str, Any] = {
 
 def loss_limits(*, user: Any, now: datetime | None = None) -> list[dict[str, Any]]:
     """Each period's limit as the profile shows it: in force now, and what waits (if anything)."""
+    user = check_user(user)
     now = now or timezone.now()
-    rows = {row.period: row for row in LossLimit.objects.filter(user_id=getattr(user, "pk", None))}
+    rows = {row.period: row for row in LossLimit.objects.filter(user=user)}
     shown = []
     for period in Period.values:
         row = rows.get(period)
