@@ -8,5 +8,6 @@ urlpatterns = [
     path("profile/refill/", views.claim_refill, name="claim_refill"),
     path("profile/privacy/", views.set_privacy, name="set_privacy"),
     path("profile/break/", views.take_break_view, name="take_break"),
+    path("responsible-play/", views.responsible_play, name="responsible_play"),
     path("profile/loss-limit/", views.set_loss_limit_view, name="set_loss_limit"),
 ]

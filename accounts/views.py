@@ -112,6 +112,11 @@ def take_break_view(request: HttpRequest) -> HttpResponse:
     return redirect("/profile/#break")
 
 
+def responsible_play(request: HttpRequest) -> HttpResponse:
+    """What the responsible play tools do and where help is; open to everyone, signed in or not."""
+    return render(request, "accounts/responsible_play.html", {"periods": PERIOD_LABELS.values()})
+
+
 @login_required
 @require_POST
 def set_privacy(request: HttpRequest) -> HttpResponse:

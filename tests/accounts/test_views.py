@@ -39,7 +39,13 @@ def logged_in_user(client):
 def test_sign_up_gives_1000_chips_and_logs_in(client):
     response = client.post(
         "/accounts/signup/",
-        {"username": "vesela", "email": "vesela@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "vesela",
+            "email": "vesela@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "adult": "on",
+        },
     )
     assert response.status_code == 302
     user = logged_in_user(client)
@@ -56,7 +62,13 @@ def test_sign_up_is_refused_for_a_taken_username_and_grants_nothing(client, make
     make_user(username="taken")
     response = client.post(
         "/accounts/signup/",
-        {"username": "taken", "email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "taken",
+            "email": "new@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "adult": "on",
+        },
     )
     assert response.status_code == 200
     assert "already exists" in response.content.decode()
@@ -349,3 +361,38 @@ def test_a_bad_loss_limit_gets_a_message_and_changes_nothing(client, make_user, 
     ).content.decode()
     assert "A loss limit is a whole number of chips, at least 1." in page
     assert not LossLimit.objects.exists()
+
+
+# --- responsible play: the page, its links, and 18+ at sign-up ---
+
+
+def test_sign_up_needs_the_18_plus_confirmation_and_links_to_responsible_play(client):
+    form = client.get("/accounts/signup/").content.decode()
+    assert 'name="adult"' in form and reverse("responsible_play") in form
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "young", "email": "young@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "You must be 18 or older to play here." in response.content.decode()
+    assert not LedgerTransaction.objects.exists()
+    from accounts.models import User
+
+    assert not User.objects.filter(username="young").exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "help_words"),
+    [("en", "Responsible play", "Gamblers Anonymous"), ("bg", "Отговорна игра", "Анонимни комарджии")],
+)
+def test_the_responsible_play_page_in_both_languages_linked_from_every_page_and_the_profile(
+    client, make_user, language, heading, help_words
+):
+    client.cookies["django_language"] = language
+    page = client.get(reverse("responsible_play")).content.decode()
+    assert heading in page and help_words in page
+    home = client.get("/").content.decode()
+    assert f'href="{reverse("responsible_play")}"' in home  # the footer, on every page
+    client.force_login(make_user())
+    profile = client.get(reverse("profile")).content.decode()
+    assert profile.count(f'href="{reverse("responsible_play")}"') >= 2  # the footer and the profile

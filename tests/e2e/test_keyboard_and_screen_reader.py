@@ -92,6 +92,10 @@ def sign_up_by_keyboard(page: Page, url: str, name: str) -> None:
     page.keyboard.type(PASSWORD)
     page.keyboard.press("Tab")
     page.keyboard.type(PASSWORD)
+    page.keyboard.press("Tab")  # the 18+ box, ticked with the space bar
+    expect(page.locator("#id_adult")).to_be_focused()
+    page.keyboard.press("Space")
+    page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")
     page.wait_for_selector("#nav-balance")
 
