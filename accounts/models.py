@@ -365,3 +365,32 @@ class LossLimit(models.Model):
         if self.next_at is not None and self.next_at <= now:
             return self.next_amount
         return self.amount
+
+
+class PlayTimeLimit(models.Model):
+    """A player's daily play-time limit in minutes (responsible play): once reached, the tables deal
+    them no new hand until the next day (the hand in play finishes). Raising or removing it waits
+    24 hours, as for a loss limit."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="play_time_limit",
+        verbose_name=_("player"),
+    )
+    minutes = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("minutes a day"))
+    next_minutes = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("next limit"))
+    next_at = models.DateTimeField(null=True, blank=True, verbose_name=_("next limit from"))
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed"))
+
+    class Meta:
+        verbose_name = _("play-time limit")
+        verbose_name_plural = _("play-time limits")
+
+    def __str__(self) -> str:
+        return f"play-time limit of {self.user}: {self.minutes} minutes"
+
+    def minutes_at(self, now: datetime) -> int | None:
+        if self.next_at is not None and self.next_at <= now:
+            return self.next_minutes
+        return self.minutes

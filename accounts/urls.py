@@ -9,5 +9,6 @@ urlpatterns = [
     path("profile/privacy/", views.set_privacy, name="set_privacy"),
     path("profile/break/", views.take_break_view, name="take_break"),
     path("responsible-play/", views.responsible_play, name="responsible_play"),
+    path("profile/play-time/", views.set_play_time_limit_view, name="set_play_time_limit"),
     path("profile/loss-limit/", views.set_loss_limit_view, name="set_loss_limit"),
 ]

@@ -29,7 +29,9 @@ from accounts.services.responsible import (
     active_break,
     loss_limit_status,
     loss_limits,
+    play_time_limits,
     set_loss_limit,
+    set_play_time_limit,
     take_break,
 )
 
@@ -94,6 +96,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "break_periods": PERIOD_LABELS.items(),
         "loss_limits": loss_limits(user=user),
         "loss_status": loss_limit_status(user=user),
+        "play_minutes": play_time_limits(user_ids=[user.pk]).get(user.pk),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -202,3 +205,30 @@ def set_loss_limit_view(request: HttpRequest) -> HttpResponse:
             % {**words, "new": new, "when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
         )
     return redirect("/profile/#limits")
+
+
+@login_required
+@require_POST
+def set_play_time_limit_view(request: HttpRequest) -> HttpResponse:
+    """Set, lower, raise or remove (an empty box) the daily play-time limit."""
+    raw = request.POST.get("minutes", "").strip()
+    try:
+        minutes = int(raw) if raw else None
+    except ValueError:
+        minutes = -1  # refused by the service with its message
+    try:
+        row = set_play_time_limit(user=request.user, minutes=minutes)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+        return redirect("/profile/#play-time")
+    if row.next_at is None:
+        messages.success(
+            request, _("Your play-time limit is now %(minutes)s minutes a day.") % {"minutes": row.minutes}
+        )
+    else:
+        messages.success(
+            request,
+            _("A longer limit or none waits 24 hours: it takes effect on %(when)s.")
+            % {"when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
+        )
+    return redirect("/profile/#play-time")

@@ -32,6 +32,7 @@ from accounts.models import (
     LedgerTransaction,
     LossLimit,
     PlayBreak,
+    PlayTimeLimit,
     StaffAction,
     User,
 )
@@ -307,3 +308,57 @@ def set_loss_limit(*, user: Any, period: Any, amount: Any) -> LossLimit:
             row.next_amount, row.next_at = amount, now + RAISE_DELAY
         row.save()
     return row
+
+
+# ---------------------------------------------------------------- play time
+
+MAX_MINUTES_A_DAY = 24 * 60
+
+
+class PlayTimeReached(LedgerError):
+    """The player has played their daily play-time limit."""
+
+
+def set_play_time_limit(*, user: Any, minutes: Any) -> PlayTimeLimit:
+    """Set, lower, raise or remove (``minutes=None``) the daily play-time limit: lowering or setting
+    applies at once, raising or removing after 24 hours."""
+    user = check_user(user)
+    if minutes is not None and (
+        isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 < minutes <= MAX_MINUTES_A_DAY
+    ):
+        raise InvalidRequest(_("A play-time limit is a whole number of minutes, from 1 to 1440 (a day)."))
+    now = timezone.now()
+    with transaction.atomic():
+        row, _created = PlayTimeLimit.objects.get_or_create(user=user)
+        row = PlayTimeLimit.objects.select_for_update().get(pk=row.pk)
+        current = row.minutes_at(now)
+        row.minutes, row.changed_at = current, now
+        if minutes is not None and (current is None or minutes <= current):
+            row.minutes, row.next_minutes, row.next_at = minutes, None, None
+        else:
+            row.next_minutes, row.next_at = minutes, now + RAISE_DELAY
+        row.save()
+    return row
+
+
+def play_time_limits(*, user_ids: list[int], now: datetime | None = None) -> dict[int, int]:
+    """The daily limit in minutes of each of these players who has one (one query: the tables ask
+    it before every hand)."""
+    now = now or timezone.now()
+    limits = {}
+    for row in PlayTimeLimit.objects.filter(user_id__in=user_ids):
+        minutes = row.minutes_at(now)
+        if minutes is not None:
+            limits[row.user_id] = minutes
+    return limits
+
+
+def play_time_refusal(*, played: timedelta, limit_minutes: int, now: datetime | None = None) -> str | None:
+    """The message for a player whose play today has reached their limit, else None."""
+    if played < timedelta(minutes=limit_minutes):
+        return None
+    _start, tomorrow = period_bounds(period=Period.DAY, now=now or timezone.now())
+    return _("You have played your %(minutes)s minutes for today: no new hands until %(when)s.") % {
+        "minutes": limit_minutes,
+        "when": _when(tomorrow),
+    }

@@ -14,8 +14,10 @@ players' rows are written in bulk and nothing just written is read back.
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +36,7 @@ from accounts.services import (
     seat_buy_in,
     seat_cash_out,
 )
+from accounts.services.responsible import play_time_limits, play_time_refusal
 from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result, pots_won
@@ -102,6 +105,9 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
         ensure_may_play(user=user)  # a time-out or self-exclusion (responsible play)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
+    out_of_time = out_of_play_time(user_ids=[user.pk]).get(user.pk)
+    if out_of_time is not None:
+        raise Refused(out_of_time)
     try:
         with transaction.atomic():
             table = Table.objects.select_for_update().filter(pk=table_id).first()
@@ -185,6 +191,29 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
             if not Seat.objects.filter(table_id=table_id).exists():
                 # The last player left: the seed series ends and its seed is revealed (RULES.md §6).
                 series.end_series(table_id=table_id, reason=SeedSeries.EndReason.LEFT)
+
+
+def out_of_play_time(*, user_ids: Sequence[int]) -> dict[int, str]:
+    """The players among these whose play today has reached their daily play-time limit, each with
+    the message saying so (responsible play). Play time is the length of the hands they were dealt
+    in since midnight (a hand in play counts up to now). One query when none has a limit: the
+    service asks it before every hand."""
+    limits = play_time_limits(user_ids=list(user_ids))
+    if not limits:
+        return {}
+    now = timezone.now()
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    played: dict[int, timedelta] = defaultdict(timedelta)
+    rows = HandPlayer.objects.filter(user_id__in=list(limits), started_at__gte=midnight).exclude(
+        hand_status=PlayedHand.Status.CANCELLED
+    )
+    for user_id, started, ended in rows.values_list("user_id", "started_at", "hand__ended_at"):
+        played[user_id] += (ended or now) - started
+    refusals = {
+        user_id: play_time_refusal(played=played[user_id], limit_minutes=minutes, now=now)
+        for user_id, minutes in limits.items()
+    }
+    return {user_id: message for user_id, message in refusals.items() if message is not None}
 
 
 def seated_table_ids(*, user_id: int) -> list[int]:

@@ -399,6 +399,14 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     # thread per hand start instead of two, and the hand is on record before any card is dealt.
     # The seed is the table's seed series' (games.live.series), secret until the series ends.
     lineup = records.Lineup.of_doc(state.doc)
+    out_of_time = await in_db(records.out_of_play_time)(user_ids=lineup.players)
+    if out_of_time:
+        # Their daily play-time limit is reached (responsible play): sat out before the deal, so
+        # the hand that just ended was their last today.
+        state = await _sit_out(table_id=table_id, user_ids=list(out_of_time))
+        if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
+            return state
+        lineup = records.Lineup.of_doc(state.doc)
     number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
     return await deal_numbered_hand(
         table_id=table_id,
@@ -408,6 +416,21 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
         lineup=lineup,
         epoch=state.doc.get("epoch"),
     )
+
+
+async def _sit_out(*, table_id: int, user_ids: list[int]) -> Versioned:
+    def change(current: Versioned) -> Doc:
+        doc = current.doc
+        for user_id in user_ids:
+            if position_of(doc, user_id) is not None:  # not left meanwhile
+                doc = t.set_sitting_out(doc, user_id=user_id, sitting_out=True, now=process.now())
+        return doc
+
+    state = await update_table(table_id, change)
+    for user_id in user_ids:
+        await in_db(records.save_seat_flags)(user_id=user_id, table_id=table_id, sitting_out=True)
+        await in_db(events.record_sitting_out)(table_id=table_id, user_id=user_id, sitting_out=True)
+    return state
 
 
 async def deal_numbered_hand(

@@ -109,3 +109,42 @@ def test_two_buy_ins_racing_as_the_limit_is_reached_only_one_goes_through(postgr
     assert outcome(results) == {"ok": 1, "LossLimitReached": 1}
     assert wallet_balance(user=player) == 800
     assert_ledger_sound()
+
+
+# --- the daily play-time limit: the same rule for raising it ---
+
+
+def test_a_play_time_limit_lowers_at_once_and_rises_after_24_hours(player) -> None:
+    from accounts.services.responsible import play_time_limits, set_play_time_limit
+
+    set_play_time_limit(user=player, minutes=120)
+    set_play_time_limit(user=player, minutes=60)
+    assert play_time_limits(user_ids=[player.pk]) == {player.pk: 60}
+    set_play_time_limit(user=player, minutes=300)
+    set_play_time_limit(user=player, minutes=None)
+    assert play_time_limits(user_ids=[player.pk]) == {player.pk: 60}
+    later = timezone.now() + timedelta(hours=24, seconds=1)
+    assert play_time_limits(user_ids=[player.pk], now=later) == {}
+
+
+@pytest.mark.parametrize("minutes", [0, -5, 1441, "30", 2.5])
+def test_a_bad_play_time_limit_is_refused_and_changes_nothing(player, minutes) -> None:
+    from accounts.models import PlayTimeLimit
+    from accounts.services.responsible import set_play_time_limit
+
+    with pytest.raises(InvalidRequest, match="whole number of minutes"):
+        set_play_time_limit(user=player, minutes=minutes)
+    assert not PlayTimeLimit.objects.exists()
+
+
+def test_the_profile_sets_a_play_time_limit(client, player) -> None:
+    from django.urls import reverse
+
+    from accounts.services.responsible import play_time_limits
+
+    client.force_login(player)
+    page = client.post(reverse("set_play_time_limit"), {"minutes": "90"}, follow=True).content.decode()
+    assert "Your play-time limit is now 90 minutes a day." in page
+    assert play_time_limits(user_ids=[player.pk]) == {player.pk: 90}
+    bad = client.post(reverse("set_play_time_limit"), {"minutes": "lots"}, follow=True).content.decode()
+    assert "whole number of minutes" in bad

@@ -75,3 +75,59 @@ async def test_a_loss_limit_refuses_a_seat_whose_buy_in_does_not_fit_and_nothing
     assert all(s is None for s in state.doc["seats"])
     assert await sync_to_async(wallet_balance)(user=ann) == 1000
     await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=250)
+
+
+def _played_today(user, *, minutes: int) -> None:
+    """A hand of ``minutes`` that ``user`` played today, at a table of its own (as the records keep it)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import HandPlayer, PlayedHand
+
+    ended = timezone.now()
+    started = ended - timedelta(minutes=minutes)
+    started = max(started, timezone.localtime(ended).replace(hour=0, minute=0, second=0, microsecond=0))
+    hand = PlayedHand.objects.create(
+        table=make_table(name="earlier"),
+        number=1,
+        status=PlayedHand.Status.FINISHED,
+        started_at=started,
+        ended_at=ended,
+        server_seed_hash="0" * 64,
+        server_seed="1" * 64,
+    )
+    HandPlayer.objects.create(
+        hand=hand,
+        user=user,
+        position=0,
+        chips_before=500,
+        chips_after=500,
+        started_at=started,
+        hand_status=hand.status,
+    )
+
+
+async def test_a_player_past_their_daily_play_time_is_dealt_no_new_hand_and_cannot_sit() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.services.responsible import set_play_time_limit
+
+    # Played from midnight: a limit of all the minutes so far today is reached (at any hour).
+    midnight = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+    so_far = max(1, int((timezone.now() - midnight) / timedelta(minutes=1)))
+    table, (ann, bob, cat) = await seated_table(["ann", "bob", "cat"], dark_play=False)
+    await sync_to_async(_played_today)(ann, minutes=so_far + 1)
+    await sync_to_async(set_play_time_limit)(user=ann, minutes=so_far)
+
+    state = await service.start_next_hand(table_id=table.pk)
+
+    assert state.doc["hand"] is not None
+    assert ann.pk not in state.doc["hand"]["players"]
+    assert set(state.doc["hand"]["players"]) == {bob.pk, cat.pk}
+    assert state.doc["seats"][0]["sitting_out"]
+    other = await sync_to_async(make_table)(name="other")
+    with pytest.raises(Refused, match=r"played your \d+ minutes for today"):
+        await service.table_sit(user=ann, table_id=other.pk, position=0, buy_in=200)
