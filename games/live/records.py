@@ -6,7 +6,7 @@ each time): settlement and cash-outs carry idempotency keys, and records are wri
 because the store and the database are two systems and a process may die between them. The
 caller repeats the step and gets the same outcome.
 
-A hand costs about 20 statements (6 to start it, 8 for the first hand of a seed series; 14 to
+A hand costs about 20 statements (7 to start it, 9 for the first hand of a seed series; 14 to
 settle it, whatever the number of players): they run on the server's one database thread, so the
 players' rows are written in bulk and nothing just written is read back.
 """
@@ -292,6 +292,15 @@ def _player_rows(*, record: PlayedHand, lineup: Lineup) -> list[HandPlayer]:
     ]
 
 
+class OutOfPlayTime(Exception):
+    """Players of the lineup have reached their daily play-time limit: no hand was numbered; the
+    service sits them out and starts the hand again without them."""
+
+    def __init__(self, user_ids: list[int]) -> None:
+        super().__init__(f"out of play time: {user_ids}")
+        self.user_ids = user_ids
+
+
 def begin_hand_record(*, table_id: int, lineup: Lineup | None = None) -> tuple[int, datetime, str]:
     """Number the next hand (the fair-deck nonce), record that it is in play, and return its
     number, start and server seed: the seed of the table's seed series (series.py), opened here
@@ -306,6 +315,11 @@ def begin_hand_record(*, table_id: int, lineup: Lineup | None = None) -> tuple[i
     those who played; a row for someone who was not dealt in would stay, showing a hand at
     break-even: accepted, as the window is a few milliseconds after a table change.)
     """
+    if lineup is not None:
+        # In this same trip to the database: one statement when nobody dealt in has a limit.
+        out_of_time = out_of_play_time(user_ids=lineup.players)
+        if out_of_time:
+            raise OutOfPlayTime(sorted(out_of_time))
     with transaction.atomic():
         number = _next_hand_number(table_id)
         started = timezone.now()

@@ -399,15 +399,13 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     # thread per hand start instead of two, and the hand is on record before any card is dealt.
     # The seed is the table's seed series' (games.live.series), secret until the series ends.
     lineup = records.Lineup.of_doc(state.doc)
-    out_of_time = await in_db(records.out_of_play_time)(user_ids=lineup.players)
-    if out_of_time:
+    try:
+        number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
+    except records.OutOfPlayTime as out:
         # Their daily play-time limit is reached (responsible play): sat out before the deal, so
-        # the hand that just ended was their last today.
-        state = await _sit_out(table_id=table_id, user_ids=list(out_of_time))
-        if state.doc["hand"] or state.doc["ended"] or len(t.ready_positions(state.doc)) < 2:
-            return state
-        lineup = records.Lineup.of_doc(state.doc)
-    number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
+        # the hand that just ended was their last today; the others' hand starts without them.
+        state = await _sit_out(table_id=table_id, user_ids=out.user_ids)
+        return await start_next_hand(table_id=table_id, current=state)
     return await deal_numbered_hand(
         table_id=table_id,
         number=number,
