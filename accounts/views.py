@@ -22,7 +22,7 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
+from accounts.services.profile import chip_page, hand_stats, monthly_statement, set_stats_hidden
 from accounts.services.responsible import (
     PERIOD_LABELS,
     PERIOD_WORDS,
@@ -97,6 +97,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "loss_limits": loss_limits(user=user),
         "loss_status": loss_limit_status(user=user),
         "play_minutes": play_time_limits(user_ids=[user.pk]).get(user.pk),
+        "statement": monthly_statement(user=user),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -22,6 +22,12 @@ class GamesConfig(AppConfig):
         # The profile's hands played and won and biggest pot: the player page's own figures.
         provide_hand_stats(profile_stats)
 
+        from accounts.services.profile import provide_monthly_statement
+        from games.players.service import monthly_statement
+
+        # The profile's monthly statement (responsible play): hands, time and net chips per month.
+        provide_monthly_statement(monthly_statement)
+
         from django.db.models.signals import post_delete, post_save
 
         from games.models import ChatWord
