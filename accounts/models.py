@@ -31,6 +31,8 @@ class User(AbstractUser):
     # The player's page then shows others only the name and the date of joining, and the
     # leaderboards leave the player out.
     stats_hidden = models.BooleanField(default=False)
+    # Responsible play: minutes between reality checks on the pages (0: off).
+    reality_check_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = [

@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.formats import date_format, number_format
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
@@ -26,12 +27,15 @@ from accounts.services.profile import chip_page, hand_stats, monthly_statement, 
 from accounts.services.responsible import (
     PERIOD_LABELS,
     PERIOD_WORDS,
+    REALITY_CHECK_MINUTES,
+    SESSION_CHECKED,
     active_break,
     loss_limit_status,
     loss_limits,
     play_time_limits,
     set_loss_limit,
     set_play_time_limit,
+    set_reality_check,
     take_break,
 )
 
@@ -98,6 +102,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "loss_status": loss_limit_status(user=user),
         "play_minutes": play_time_limits(user_ids=[user.pk]).get(user.pk),
         "statement": monthly_statement(user=user),
+        "reality_check_choices": REALITY_CHECK_MINUTES,
     }
     return render(request, "accounts/profile.html", context)
 
@@ -233,3 +238,33 @@ def set_play_time_limit_view(request: HttpRequest) -> HttpResponse:
             % {"when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
         )
     return redirect("/profile/#play-time")
+
+
+@login_required
+@require_POST
+def set_reality_check_view(request: HttpRequest) -> HttpResponse:
+    raw = request.POST.get("minutes", "").strip()
+    try:
+        set_reality_check(user=request.user, minutes=int(raw) if raw.isdigit() else raw)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    else:
+        minutes = request.user.reality_check_minutes
+        if minutes:
+            messages.success(request, _("A reality check every %(minutes)s minutes.") % {"minutes": minutes})
+        else:
+            messages.success(request, _("The reality check is off."))
+    return redirect("/profile/#reality-check-setting")
+
+
+@login_required
+@require_POST
+def reality_check_continue(request: HttpRequest) -> HttpResponse:
+    """Continue: the next reminder comes one interval from now. Back to the page it showed on."""
+    request.session[SESSION_CHECKED] = timezone.now().isoformat()
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/profile/"
+    return redirect(back)

@@ -122,6 +122,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "games.context_processors.site",
+                "accounts.context_processors.reality_check",
             ],
             # The one card template on Django's pages: {% load cards %}{% card face %}.
             "libraries": {"cards": "games.tables.ui.card_tags"},

@@ -362,3 +362,44 @@ def play_time_refusal(*, played: timedelta, limit_minutes: int, now: datetime | 
         "minutes": limit_minutes,
         "when": _when(tomorrow),
     }
+
+
+# ---------------------------------------------------------------- reality check
+
+# The intervals a player may pick (0: off), and where the session keeps its times (ISO strings).
+REALITY_CHECK_MINUTES = (0, 15, 30, 60, 120)
+SESSION_START = "svara_play_session_start"
+SESSION_CHECKED = "svara_reality_checked_at"
+
+
+@dataclass(frozen=True)
+class RealityCheck:
+    """What the reminder shows: minutes since logging in and the net chips of hands since then."""
+
+    minutes: int
+    net: int
+
+    @property
+    def sign(self) -> str:
+        """ "+" before a net win (a loss carries its own minus)."""
+        return "+" if self.net > 0 else ""
+
+
+def set_reality_check(*, user: Any, minutes: Any) -> None:
+    user = check_user(user)
+    if isinstance(minutes, bool) or minutes not in REALITY_CHECK_MINUTES:
+        raise InvalidRequest(_("Pick one of the offered intervals: off, 15, 30, 60 or 120 minutes."))
+    User.objects.filter(pk=user.pk).update(reality_check_minutes=minutes)
+    user.reality_check_minutes = minutes
+
+
+def reality_check_due(
+    *, user: User, start: datetime, checked: datetime, now: datetime
+) -> RealityCheck | None:
+    """The reality check to show now, if the player's interval has passed since the last one."""
+    interval = user.reality_check_minutes
+    if not interval or now - checked < timedelta(minutes=interval):
+        return None
+    return RealityCheck(
+        minutes=int((now - start) / timedelta(minutes=1)), net=-net_loss(user=user, since=start)
+    )
