@@ -131,3 +131,19 @@ async def test_a_player_past_their_daily_play_time_is_dealt_no_new_hand_and_cann
     other = await sync_to_async(make_table)(name="other")
     with pytest.raises(Refused, match=r"played your \d+ minutes for today"):
         await service.table_sit(user=ann, table_id=other.pk, position=0, buy_in=200)
+
+
+async def test_a_self_excluded_players_table_sockets_are_told_why_and_closed() -> None:
+    from tests.tables.test_consumer import two_seated
+
+    table, ann, bob, a, b = await two_seated()
+    await a.drain()
+
+    await sync_to_async(take_break)(user=ann, period="year")
+
+    frame = await a.until(lambda f: "excluded yourself from play" in f)
+    assert "chips back in your wallet" in frame
+    closed = await a.comm.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 4403}
+    await b.until(lambda f: "ann" in f and "leav" in f)
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
