@@ -27,7 +27,7 @@ from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
 from games.live import announced, events, metrics, process, records
 from games.live import transitions as t
 from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of, shape_problem
-from games.live.entries import entry, set_notice
+from games.live.entries import add_line, entry, set_notice
 from games.live.store import (
     Deadline,
     StateStore,
@@ -420,8 +420,16 @@ async def _sit_out(*, table_id: int, user_ids: list[int]) -> Versioned:
     def change(current: Versioned) -> Doc:
         doc = current.doc
         for user_id in user_ids:
-            if position_of(doc, user_id) is not None:  # not left meanwhile
-                doc = t.set_sitting_out(doc, user_id=user_id, sitting_out=True, now=process.now())
+            position = position_of(doc, user_id)
+            if position is None:  # left meanwhile
+                continue
+            doc = t.set_sitting_out(doc, user_id=user_id, sitting_out=True, now=process.now())
+            # The table says why (each viewer reads it in their language).
+            add_line(
+                doc,
+                gettext_noop("%(name)s has reached their play-time limit for today"),
+                name=doc["seats"][position]["name"],
+            )
         return doc
 
     state = await update_table(table_id, change)

@@ -10,6 +10,7 @@ from accounts.services import wallet_balance
 from accounts.services.responsible import take_break
 from games.live import service
 from games.live.document import Refused
+from games.live.entries import log_text
 from games.models import Seat
 from tests.live.tablekit import make_player, make_table
 from tests.live.test_service_hands import audit_clean, seated_table
@@ -128,6 +129,7 @@ async def test_a_player_past_their_daily_play_time_is_dealt_no_new_hand_and_cann
     assert ann.pk not in state.doc["hand"]["players"]
     assert set(state.doc["hand"]["players"]) == {bob.pk, cat.pk}
     assert state.doc["seats"][0]["sitting_out"]
+    assert "ann has reached their play-time limit for today" in log_text(state.doc)
     other = await sync_to_async(make_table)(name="other")
     with pytest.raises(Refused, match=r"played your \d+ minutes for today"):
         await service.table_sit(user=ann, table_id=other.pk, position=0, buy_in=200)
