@@ -7,6 +7,8 @@ account kind has the owner fields it needs.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -29,6 +31,8 @@ class User(AbstractUser):
     # The player's page then shows others only the name and the date of joining, and the
     # leaderboards leave the player out.
     stats_hidden = models.BooleanField(default=False)
+    # Responsible play: minutes between reality checks on the pages (0: off).
+    reality_check_minutes = models.PositiveSmallIntegerField(default=0)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = [
@@ -222,6 +226,7 @@ class StaffAction(models.Model):
         CHAT_MUTE = "chat_mute", _("muted in chat")
         REPORT_CLOSE = "report_close", _("report dealt with")
         ACCOUNT = "account", _("account changed")
+        LIFT_BREAK = "lift_break", _("break from play lifted")
 
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(
@@ -282,3 +287,112 @@ class SignIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} from {self.address}"
+
+
+class PlayBreak(models.Model):
+    """A player's own break from play (responsible play): a time-out or a self-exclusion.
+
+    Kept after it ends. The player cannot end one early; only a superuser can, with a reason
+    (``lifted_*``, logged in the staff log)."""
+
+    class Kind(models.TextChoices):
+        TIME_OUT = "time_out", _("time-out")
+        SELF_EXCLUSION = "self_exclusion", _("self-exclusion")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="play_breaks",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("kind"))
+    started_at = models.DateTimeField(default=timezone.now, verbose_name=_("from"))
+    ends_at = models.DateTimeField(verbose_name=_("until"))
+    lifted_at = models.DateTimeField(null=True, blank=True, verbose_name=_("lifted"))
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("lifted by"),
+    )
+    lift_reason = models.TextField(blank=True, verbose_name=_("reason for lifting"))
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [models.Index(fields=["user", "-ends_at"], name="playbreak_user_ends")]
+        verbose_name = _("break from play")
+        verbose_name_plural = _("breaks from play")
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user} until {self.ends_at:%Y-%m-%d %H:%M}"
+
+
+class LossLimit(models.Model):
+    """A player's loss limit for one period (responsible play, docs/playing.md).
+
+    ``amount`` applies now (None: no limit). A raise or a removal waits 24 hours in ``next_amount``
+    and ``next_at`` (None: nothing waiting); a lowering applies at once and cancels what waits. The
+    rows of a player are also what their buy-ins lock, so two at once cannot both fit."""
+
+    class Period(models.TextChoices):
+        DAY = "day", _("day")
+        WEEK = "week", _("week")
+        MONTH = "month", _("month")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="loss_limits",
+        verbose_name=_("player"),
+    )
+    period = models.CharField(max_length=8, choices=Period.choices, verbose_name=_("period"))
+    amount = models.PositiveBigIntegerField(null=True, blank=True, verbose_name=_("limit"))
+    next_amount = models.PositiveBigIntegerField(null=True, blank=True, verbose_name=_("next limit"))
+    next_at = models.DateTimeField(null=True, blank=True, verbose_name=_("next limit from"))
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed"))
+
+    class Meta:
+        ordering = ["user", "period"]
+        constraints = [models.UniqueConstraint(fields=["user", "period"], name="losslimit_one_per_period")]
+        verbose_name = _("loss limit")
+        verbose_name_plural = _("loss limits")
+
+    def __str__(self) -> str:
+        return f"{self.period} loss limit of {self.user}: {self.amount}"
+
+    def amount_at(self, now: datetime) -> int | None:
+        """The limit in force at ``now``: what waits once its 24 hours are over."""
+        if self.next_at is not None and self.next_at <= now:
+            return self.next_amount
+        return self.amount
+
+
+class PlayTimeLimit(models.Model):
+    """A player's daily play-time limit in minutes (responsible play): once reached, the tables deal
+    them no new hand until the next day (the hand in play finishes). Raising or removing it waits
+    24 hours, as for a loss limit."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="play_time_limit",
+        verbose_name=_("player"),
+    )
+    minutes = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("minutes a day"))
+    next_minutes = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("next limit"))
+    next_at = models.DateTimeField(null=True, blank=True, verbose_name=_("next limit from"))
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed"))
+
+    class Meta:
+        verbose_name = _("play-time limit")
+        verbose_name_plural = _("play-time limits")
+
+    def __str__(self) -> str:
+        return f"play-time limit of {self.user}: {self.minutes} minutes"
+
+    def minutes_at(self, now: datetime) -> int | None:
+        if self.next_at is not None and self.next_at <= now:
+            return self.next_minutes
+        return self.minutes

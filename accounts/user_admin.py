@@ -29,8 +29,17 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
-from accounts.models import Ban, LedgerAccount, StaffAction, User
-from accounts.services import LedgerError, ban_user, lift_ban, may, wallet_adjust, wallet_balance
+from accounts.models import Ban, LedgerAccount, LossLimit, PlayBreak, StaffAction, User
+from accounts.services import (
+    LedgerError,
+    active_break,
+    ban_user,
+    lift_ban,
+    lift_break,
+    may,
+    wallet_adjust,
+    wallet_balance,
+)
 from accounts.services.sign_ins import sign_in_addresses
 from accounts.services.staff_log import log_account_change, log_rights_change, user_rights
 from accounts.staff_pages import form_token, refuse_if_sent, staff_action_page, staff_log_link, with_new_token
@@ -66,10 +75,45 @@ def _plain(value):
     return str(value)
 
 
+class PlayBreakInline(admin.TabularInline):
+    """The player's own time-outs and self-exclusions: shown, never changed here (only a
+    superuser ends one early, through accounts.services.lift_break, with a reason)."""
+
+    model = PlayBreak
+    fk_name = "user"
+    extra = 0
+    fields = ["kind", "started_at", "ends_at", "lifted_at", "lifted_by", "lift_reason"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class LossLimitInline(admin.TabularInline):
+    """The player's loss limits, as set by the player alone: shown, never changed here."""
+
+    model = LossLimit
+    fk_name = "user"
+    extra = 0
+    fields = ["period", "amount", "next_amount", "next_at", "changed_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
 @admin.register(User)
 class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
     list_display = ["username", "email", "wallet", "banned", "is_staff", "date_joined"]
-    inlines = [BanInline]
+    inlines = [BanInline, PlayBreakInline, LossLimitInline]
     actions = ["ban_users", "lift_bans"]
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
@@ -197,6 +241,9 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
             links.append((reverse("admin:accounts_user_ban", args=[user.pk]), _("Ban this user")))
         if banned and self.has_lift_permission(request):
             links.append((reverse("admin:accounts_user_lift_ban", args=[user.pk]), _("Lift the ban")))
+        if self.has_lift_break_permission(request) and active_break(user=user) is not None:
+            url = reverse("admin:accounts_user_lift_break", args=[user.pk])
+            links.append((url, _("End the break from play early")))
         if request.user.has_perm("accounts.view_staffaction"):
             links.append((staff_log_link(user=user), _("Staff actions on this user")))
         # What the player did at tables: the games app's lists, filtered to them.
@@ -220,6 +267,7 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
             view(self.adjust_wallet_view, "adjust_wallet"),
             view(self.ban_view, "ban"),
             view(self.lift_ban_view, "lift_ban"),
+            view(self.lift_break_view, "lift_break"),
             *super().get_urls(),
         ]
 
@@ -230,6 +278,9 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
 
     def has_lift_permission(self, request: HttpRequest) -> bool:
         return may(staff_user=request.user, kind=Kind.LIFT_BAN)
+
+    def has_lift_break_permission(self, request: HttpRequest) -> bool:
+        return may(staff_user=request.user, kind=Kind.LIFT_BREAK)
 
     def has_adjust_permission(self, request: HttpRequest) -> bool:
         return may(staff_user=request.user, kind=Kind.WALLET_ADJUST)
@@ -354,6 +405,43 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
         if page is not None:
             return page
         self._lift(request, [user], reason=form.cleaned_data["reason"], token=form.cleaned_data["token"])
+        return HttpResponseRedirect(self._back_to(user))
+
+    def lift_break_view(self, request: HttpRequest, user_id: int) -> HttpResponse:
+        """A player's own time-out or self-exclusion ended early: superusers only, with a reason."""
+        allowed = self.has_lift_break_permission(request)
+        user, token, response = self._own_page(request, user_id, allowed=allowed)
+        if response is not None:
+            return response
+        sent = refuse_if_sent(self, request, log_token=f"{token}:{user.pk}", back_to=self._back_to(user))
+        if sent is not None:
+            return sent
+        form = LiftBanForm(request.POST or None, token=token)
+        name = user.get_username()
+        page = staff_action_page(
+            self,
+            request,
+            form=form,
+            title=_("End the break from play of %(user)s") % {"user": name},
+            intro=_(
+                "The player chose this break to protect themselves: end it only for a serious reason "
+                "(made by someone else, say). The reason is recorded with your name in the staff log."
+            ),
+            targets=[name],
+            summary=lambda data: [_("End the break from play of %(user)s now.") % {"user": name}],
+            submit=_("End the break"),
+            selected=[user],
+        )
+        if page is not None:
+            return page
+        self._each(
+            request,
+            [user],
+            lambda u: lift_break(
+                user=u, reason=form.cleaned_data["reason"], staff_user=request.user, token=f"{token}:{u.pk}"
+            ),
+            _("The break from play of %(user)s is ended."),
+        )
         return HttpResponseRedirect(self._back_to(user))
 
     # --- bans: the pages and the acting, shared by the list's actions and the player's page ---

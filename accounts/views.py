@@ -8,7 +8,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.formats import number_format
+from django.utils import timezone
+from django.utils.formats import date_format, number_format
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
@@ -21,7 +23,21 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.profile import chip_page, hand_stats, set_stats_hidden
+from accounts.services.profile import chip_page, hand_stats, monthly_statement, set_stats_hidden
+from accounts.services.responsible import (
+    PERIOD_LABELS,
+    PERIOD_WORDS,
+    REALITY_CHECK_MINUTES,
+    SESSION_CHECKED,
+    active_break,
+    loss_limit_status,
+    loss_limits,
+    play_time_limits,
+    set_loss_limit,
+    set_play_time_limit,
+    set_reality_check,
+    take_break,
+)
 
 ROWS_PER_PAGE = 20
 
@@ -84,8 +100,34 @@ def profile(request: HttpRequest) -> HttpResponse:
         "grants": grant_status(user=user),
         "stats": hand_stats(user=user),
         "page": page,
+        "play_break": active_break(user=user),
+        "break_periods": PERIOD_LABELS.items(),
+        "loss_limits": loss_limits(user=user),
+        "loss_status": loss_limit_status(user=user),
+        "play_minutes": play_time_limits(user_ids=[user.pk]).get(user.pk),
+        "statement": monthly_statement(user=user),
+        "reality_check_choices": REALITY_CHECK_MINUTES,
     }
     return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def take_break_view(request: HttpRequest) -> HttpResponse:
+    """Start a time-out or a self-exclusion (responsible play); it cannot be undone, hence the box."""
+    if request.POST.get("confirm") != "on":
+        messages.warning(request, _("Tick the box to confirm: a break cannot be ended early."))
+        return redirect("/profile/#break")
+    try:
+        take_break(user=request.user, period=request.POST.get("period"))
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    return redirect("/profile/#break")
+
+
+def responsible_play(request: HttpRequest) -> HttpResponse:
+    """What the responsible play tools do and where help is; open to everyone, signed in or not."""
+    return render(request, "accounts/responsible_play.html", {"periods": PERIOD_LABELS.values()})
 
 
 @login_required
@@ -134,3 +176,99 @@ def claim_refill(request: HttpRequest) -> HttpResponse:
             % {"amount": number_format(txn.amount, force_grouping=True)},
         )
     return redirect("profile")
+
+
+@login_required
+@require_POST
+def set_loss_limit_view(request: HttpRequest) -> HttpResponse:
+    """Set, lower, raise or remove (an empty box) a loss limit; the service says when it applies."""
+    raw = request.POST.get("amount", "").strip()
+    period = request.POST.get("period")
+    try:
+        amount = int(raw) if raw else None
+    except ValueError:
+        amount = -1  # refused by the service with its message
+    try:
+        row = set_loss_limit(user=request.user, period=period, amount=amount)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+        return redirect("/profile/#limits")
+    words = {"period": PERIOD_WORDS[row.period]}
+    if row.next_at is None:
+        messages.success(
+            request,
+            _("Your loss limit for the %(period)s is now %(amount)s chips.")
+            % {**words, "amount": number_format(row.amount, force_grouping=True)},
+        )
+    else:
+        new = (
+            _("%(amount)s chips") % {"amount": number_format(row.next_amount, force_grouping=True)}
+            if row.next_amount is not None
+            else _("no limit")
+        )
+        messages.success(
+            request,
+            _(
+                "A higher limit or none waits 24 hours: "
+                "your %(period)s limit of %(new)s takes effect on %(when)s."
+            )
+            % {**words, "new": new, "when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
+        )
+    return redirect("/profile/#limits")
+
+
+@login_required
+@require_POST
+def set_play_time_limit_view(request: HttpRequest) -> HttpResponse:
+    """Set, lower, raise or remove (an empty box) the daily play-time limit."""
+    raw = request.POST.get("minutes", "").strip()
+    try:
+        minutes = int(raw) if raw else None
+    except ValueError:
+        minutes = -1  # refused by the service with its message
+    try:
+        row = set_play_time_limit(user=request.user, minutes=minutes)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+        return redirect("/profile/#play-time")
+    if row.next_at is None:
+        messages.success(
+            request, _("Your play-time limit is now %(minutes)s minutes a day.") % {"minutes": row.minutes}
+        )
+    else:
+        messages.success(
+            request,
+            _("A longer limit or none waits 24 hours: it takes effect on %(when)s.")
+            % {"when": date_format(timezone.localtime(row.next_at), "DATETIME_FORMAT")},
+        )
+    return redirect("/profile/#play-time")
+
+
+@login_required
+@require_POST
+def set_reality_check_view(request: HttpRequest) -> HttpResponse:
+    raw = request.POST.get("minutes", "").strip()
+    try:
+        set_reality_check(user=request.user, minutes=int(raw) if raw.isdigit() else raw)
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    else:
+        minutes = request.user.reality_check_minutes
+        if minutes:
+            messages.success(request, _("A reality check every %(minutes)s minutes.") % {"minutes": minutes})
+        else:
+            messages.success(request, _("The reality check is off."))
+    return redirect("/profile/#reality-check-setting")
+
+
+@login_required
+@require_POST
+def reality_check_continue(request: HttpRequest) -> HttpResponse:
+    """Continue: the next reminder comes one interval from now. Back to the page it showed on."""
+    request.session[SESSION_CHECKED] = timezone.now().isoformat()
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/profile/"
+    return redirect(back)

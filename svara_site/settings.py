@@ -122,6 +122,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "games.context_processors.site",
+                "accounts.context_processors.reality_check",
             ],
             # The one card template on Django's pages: {% load cards %}{% card face %}.
             "libraries": {"cards": "games.tables.ui.card_tags"},
@@ -213,6 +214,8 @@ LOGOUT_REDIRECT_URL = "/"
 
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+# allauth's form with the 18+ confirmation (responsible play).
+ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm"}
 ACCOUNT_EMAIL_VERIFICATION = "none"
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 

@@ -2,8 +2,8 @@
 
 Import from here (``from accounts.services import seat_buy_in``); the modules are:
 ledger.py (transfers), grants.py (free chips), bans.py, audit.py (the chip audit), profile.py
-(read-only queries), staff_log.py (staff rights and the log of staff actions), posting.py (the
-locked, balanced write they all share), errors.py.
+(read-only queries), responsible.py (time-outs and self-exclusions), staff_log.py (staff rights
+and the log of staff actions), posting.py (the locked, balanced write they all share), errors.py.
 """
 
 from accounts.services.audit import AuditReport, audit_ledger
@@ -31,6 +31,13 @@ from accounts.services.ledger import (
     wallet_adjust,
     wallet_balance,
 )
+from accounts.services.responsible import (
+    PlayPaused,
+    active_break,
+    ensure_may_play,
+    lift_break,
+    take_break,
+)
 from accounts.services.staff_log import AlreadyDone, NotPermitted, may, record_staff_action
 
 __all__ = [
@@ -42,22 +49,27 @@ __all__ = [
     "InvalidRequest",
     "LedgerError",
     "NotPermitted",
+    "PlayPaused",
     "UnknownAccount",
     "UserBanned",
     "active_ban",
+    "active_break",
     "audit_ledger",
     "ban_user",
+    "ensure_may_play",
     "ensure_not_banned",
     "grant_signup_bonus",
     "grant_status",
     "hand_settle",
     "is_banned",
     "lift_ban",
+    "lift_break",
     "may",
     "record_staff_action",
     "seat_balance",
     "seat_buy_in",
     "seat_cash_out",
+    "take_break",
     "user_can_sit",
     "wallet_adjust",
     "wallet_balance",

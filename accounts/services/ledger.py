@@ -36,6 +36,7 @@ from accounts.services.posting import (
     seat_key,
     wallet_key,
 )
+from accounts.services.responsible import ensure_may_play, ensure_within_loss_limit
 from accounts.services.staff_log import check_reason, check_right, record_staff_action
 
 Kind = LedgerTransaction.Kind
@@ -64,7 +65,11 @@ def seat_buy_in(*, user: User, table_id: int, amount: int, idempotency_key: str)
     amount = check_amount(amount)
     idempotency_key = check_key(idempotency_key)
     ensure_not_banned(user=user)
+    ensure_may_play(user=user)
     with transaction.atomic():
+        if not LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
+            # Not for a replay: the chips it moved already count against the limit.
+            ensure_within_loss_limit(user=user, amount=amount)
         wallet = open_wallet_account(user=user)
         seat = open_seat_account(user=user, table_id=table_id)
         txn, _ = post(

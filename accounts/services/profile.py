@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import QuerySet
 
@@ -105,3 +106,37 @@ def set_stats_hidden(*, user: User, hidden: bool) -> None:
     the leaderboards leave them out), or show them again."""
     User.objects.filter(pk=user.pk).update(stats_hidden=hidden)
     user.stats_hidden = hidden
+
+
+@dataclass(frozen=True)
+class MonthLine:
+    """One month of the profile's statement (responsible play): hands at real tables, time in
+    them and the chips won less lost."""
+
+    month: date
+    hands: int
+    minutes: int
+    net: int
+
+    @property
+    def hours(self) -> int:
+        return self.minutes // 60
+
+    @property
+    def minutes_past_hour(self) -> int:
+        return self.minutes % 60
+
+
+MonthlySource = Callable[[User], list[MonthLine]]
+_monthly_source: MonthlySource | None = None
+
+
+def provide_monthly_statement(source: MonthlySource | None) -> None:
+    """Set what ``monthly_statement`` reads (the games app's hands; see ``provide_hand_stats``)."""
+    global _monthly_source
+    _monthly_source = source
+
+
+def monthly_statement(*, user: User) -> list[MonthLine]:
+    """The player's months with hands, newest first (the last twelve)."""
+    return [] if _monthly_source is None else _monthly_source(user)

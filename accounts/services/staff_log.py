@@ -38,6 +38,8 @@ PERMISSIONS: dict[str, str | None] = {
     Kind.CHAT_MUTE: "games.add_chatmute",
     Kind.REPORT_CLOSE: "games.change_report",
     Kind.ACCOUNT: "accounts.change_user",
+    # A player's own break protects them from themselves: only the highest right lifts one.
+    Kind.LIFT_BREAK: None,  # superusers only
 }
 
 _REFUSALS: dict[str, str] = {
@@ -54,6 +56,9 @@ _REFUSALS: dict[str, str] = {
     Kind.CHAT_MUTE: gettext_noop("You do not have the right to mute players in chat; nothing was changed."),
     Kind.REPORT_CLOSE: gettext_noop("You do not have the right to close reports; nothing was changed."),
     Kind.ACCOUNT: gettext_noop("You do not have the right to change accounts; nothing was changed."),
+    Kind.LIFT_BREAK: gettext_noop(
+        "Only superusers may end a player's time-out or self-exclusion early; nothing was changed."
+    ),
 }
 
 MAX_TOKEN_LENGTH = 100

@@ -1,5 +1,6 @@
-"""A banned player leaves every table at once: their hand in play is folded, their seats are
-cashed out (when the hand is settled), and every table socket they have open is closed."""
+"""A banned (or self-excluded) player leaves every table at once: their hand in play is folded,
+their seats are cashed out (when the hand is settled), and every table socket they have open is
+closed."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-async def eject_player(*, user: User) -> list[int]:
-    """Take the player off every seat they hold and close their table sockets; the tables left."""
+async def eject_player(*, user: User, event: str = "user.banned") -> list[int]:
+    """Take the player off every seat they hold and close their table sockets (``event`` names the
+    consumer's handler, which says why); the tables left."""
     left = []
     for table_id in await service.in_db(records.seated_table_ids)(user_id=user.pk):
         state = await service.load_table_state(table_id)
@@ -39,7 +41,7 @@ async def eject_player(*, user: User) -> list[int]:
         left.append(table_id)
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(user_group(user.pk), {"type": "user.banned"})
+        await layer.group_send(user_group(user.pk), {"type": event})
     return left
 
 
@@ -50,4 +52,14 @@ def on_user_banned(sender: Any, *, user: User, **kwargs: Any) -> None:
         log.info("banned %s: left tables %s", user, left)
 
 
+def on_user_self_excluded(sender: Any, *, user: User, **kwargs: Any) -> None:
+    """The self-exclusion's signal (sent from the player's request thread, after its commit)."""
+    left = async_to_sync(eject_player)(user=user, event="user.self_excluded")
+    if left:
+        log.info("self-excluded %s: left tables %s", user, left)
+
+
+EXCLUDED_NOTICE = gettext_noop(
+    "You have excluded yourself from play: your seats are closed, chips back in your wallet."
+)
 EJECTED_NOTICE = gettext_noop("You can no longer play here: your account was banned by staff.")

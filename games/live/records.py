@@ -6,7 +6,7 @@ each time): settlement and cash-outs carry idempotency keys, and records are wri
 because the store and the database are two systems and a process may die between them. The
 caller repeats the step and gets the same outcome.
 
-A hand costs about 20 statements (6 to start it, 8 for the first hand of a seed series; 14 to
+A hand costs about 20 statements (7 to start it, 9 for the first hand of a seed series; 14 to
 settle it, whatever the number of players): they run on the server's one database thread, so the
 players' rows are written in bulk and nothing just written is read back.
 """
@@ -14,8 +14,10 @@ players' rows are written in bulk and nothing just written is read back.
 from __future__ import annotations
 
 import uuid
+from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -27,12 +29,14 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import (
     LedgerError,
+    ensure_may_play,
     ensure_not_banned,
     hand_settle,
     seat_balance,
     seat_buy_in,
     seat_cash_out,
 )
+from accounts.services.responsible import play_time_limits, play_time_refusal
 from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result, pots_won
@@ -98,8 +102,12 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     changing the stake takes the same lock, so a buy-in never goes by settings just replaced."""
     try:
         ensure_not_banned(user=user)
+        ensure_may_play(user=user)  # a time-out or self-exclusion (responsible play)
     except LedgerError as exc:
         raise Refused(str(exc)) from None
+    out_of_time = out_of_play_time(user_ids=[user.pk]).get(user.pk)
+    if out_of_time is not None:
+        raise Refused(out_of_time)
     try:
         with transaction.atomic():
             table = Table.objects.select_for_update().filter(pk=table_id).first()
@@ -152,6 +160,7 @@ def add_chips(*, user: User, table_id: int, amount: int) -> int:
     if not isinstance(amount, int) or amount <= 0:
         raise Refused(_("add a positive whole number of chips"))
     try:
+        ensure_may_play(user=user)
         with transaction.atomic():
             if not Seat.objects.select_for_update().filter(table=table, user=user).exists():
                 raise Refused(_("you are not seated at this table"))
@@ -182,6 +191,29 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
             if not Seat.objects.filter(table_id=table_id).exists():
                 # The last player left: the seed series ends and its seed is revealed (RULES.md §6).
                 series.end_series(table_id=table_id, reason=SeedSeries.EndReason.LEFT)
+
+
+def out_of_play_time(*, user_ids: Sequence[int]) -> dict[int, str]:
+    """The players among these whose play today has reached their daily play-time limit, each with
+    the message saying so (responsible play). Play time is the length of the hands they were dealt
+    in since midnight (a hand in play counts up to now). One query when none has a limit: the
+    service asks it before every hand."""
+    limits = play_time_limits(user_ids=list(user_ids))
+    if not limits:
+        return {}
+    now = timezone.now()
+    midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
+    played: dict[int, timedelta] = defaultdict(timedelta)
+    rows = HandPlayer.objects.filter(user_id__in=list(limits), started_at__gte=midnight).exclude(
+        hand_status=PlayedHand.Status.CANCELLED
+    )
+    for user_id, started, ended in rows.values_list("user_id", "started_at", "hand__ended_at"):
+        played[user_id] += (ended or now) - started
+    refusals = {
+        user_id: play_time_refusal(played=played[user_id], limit_minutes=minutes, now=now)
+        for user_id, minutes in limits.items()
+    }
+    return {user_id: message for user_id, message in refusals.items() if message is not None}
 
 
 def seated_table_ids(*, user_id: int) -> list[int]:
@@ -260,6 +292,15 @@ def _player_rows(*, record: PlayedHand, lineup: Lineup) -> list[HandPlayer]:
     ]
 
 
+class OutOfPlayTime(Exception):
+    """Players of the lineup have reached their daily play-time limit: no hand was numbered; the
+    service sits them out and starts the hand again without them."""
+
+    def __init__(self, user_ids: list[int]) -> None:
+        super().__init__(f"out of play time: {user_ids}")
+        self.user_ids = user_ids
+
+
 def begin_hand_record(*, table_id: int, lineup: Lineup | None = None) -> tuple[int, datetime, str]:
     """Number the next hand (the fair-deck nonce), record that it is in play, and return its
     number, start and server seed: the seed of the table's seed series (series.py), opened here
@@ -274,6 +315,11 @@ def begin_hand_record(*, table_id: int, lineup: Lineup | None = None) -> tuple[i
     those who played; a row for someone who was not dealt in would stay, showing a hand at
     break-even: accepted, as the window is a few milliseconds after a table change.)
     """
+    if lineup is not None:
+        # In this same trip to the database: one statement when nobody dealt in has a limit.
+        out_of_time = out_of_play_time(user_ids=lineup.players)
+        if out_of_time:
+            raise OutOfPlayTime(sorted(out_of_time))
     with transaction.atomic():
         number = _next_hand_number(table_id)
         started = timezone.now()

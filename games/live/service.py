@@ -27,7 +27,7 @@ from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
 from games.live import announced, events, metrics, process, records
 from games.live import transitions as t
 from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of, shape_problem
-from games.live.entries import entry, set_notice
+from games.live.entries import add_line, entry, set_notice
 from games.live.store import (
     Deadline,
     StateStore,
@@ -399,7 +399,13 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
     # thread per hand start instead of two, and the hand is on record before any card is dealt.
     # The seed is the table's seed series' (games.live.series), secret until the series ends.
     lineup = records.Lineup.of_doc(state.doc)
-    number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
+    try:
+        number, started, seed = await in_db(records.begin_hand_record)(table_id=table_id, lineup=lineup)
+    except records.OutOfPlayTime as out:
+        # Their daily play-time limit is reached (responsible play): sat out before the deal, so
+        # the hand that just ended was their last today; the others' hand starts without them.
+        state = await _sit_out(table_id=table_id, user_ids=out.user_ids)
+        return await start_next_hand(table_id=table_id, current=state)
     return await deal_numbered_hand(
         table_id=table_id,
         number=number,
@@ -408,6 +414,29 @@ async def start_next_hand(*, table_id: int, current: Versioned | None = None) ->
         lineup=lineup,
         epoch=state.doc.get("epoch"),
     )
+
+
+async def _sit_out(*, table_id: int, user_ids: list[int]) -> Versioned:
+    def change(current: Versioned) -> Doc:
+        doc = current.doc
+        for user_id in user_ids:
+            position = position_of(doc, user_id)
+            if position is None:  # left meanwhile
+                continue
+            doc = t.set_sitting_out(doc, user_id=user_id, sitting_out=True, now=process.now())
+            # The table says why (each viewer reads it in their language).
+            add_line(
+                doc,
+                gettext_noop("%(name)s has reached their play-time limit for today"),
+                name=doc["seats"][position]["name"],
+            )
+        return doc
+
+    state = await update_table(table_id, change)
+    for user_id in user_ids:
+        await in_db(records.save_seat_flags)(user_id=user_id, table_id=table_id, sitting_out=True)
+        await in_db(events.record_sitting_out)(table_id=table_id, user_id=user_id, sitting_out=True)
+    return state
 
 
 async def deal_numbered_hand(

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Sum
-from django.db.models.functions import TruncDate
+from django.db.models import DurationField, ExpressionWrapper, F, Sum
+from django.db.models.functions import TruncDate, TruncMonth
 from django.utils import timezone
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
-from accounts.services.profile import HandStats
+from accounts.services.profile import HandStats, MonthLine
 from games.history.service import sees_every_hand
 from games.models import HandPlayer, PlayedHand, Standing
 from games.players.chart import Chart, chips_chart
@@ -120,6 +120,48 @@ def profile_stats(player: User) -> HandStats:
     player page's, so the two pages never disagree."""
     figures = figures_of(player=player)
     return HandStats(played=figures.hands, won=figures.won, biggest_pot=figures.biggest_pot)
+
+
+STATEMENT_MONTHS = 12
+
+
+def monthly_statement(player: User) -> list[MonthLine]:
+    """The profile's monthly statement (accounts.services.profile.monthly_statement): hands and net
+    chips from the month standings (every stake), time from the hand records (hands dealt in that
+    month and finished; a cancelled hand is not play). Two queries."""
+    first = (timezone.localdate().replace(day=1) - timedelta(days=31 * (STATEMENT_MONTHS - 1))).replace(day=1)
+    months = {
+        starts: [hands, net]
+        for starts, hands, net in Standing.objects.filter(
+            user=player, period=Period.MONTH, stake=0, starts__gte=first
+        ).values_list("starts", "hands", "net")
+    }
+    played = (
+        HandPlayer.objects.filter(user=player, started_at__gte=_start_of(first), hand__ended_at__isnull=False)
+        .exclude(hand_status=PlayedHand.Status.CANCELLED)
+        .annotate(month=TruncMonth("started_at"))
+        .values("month")
+        .annotate(
+            time=Sum(ExpressionWrapper(F("hand__ended_at") - F("started_at"), output_field=DurationField()))
+        )
+    )
+    minutes = {}
+    for row in played:
+        month = row["month"].date() if isinstance(row["month"], datetime) else row["month"]
+        minutes[month] = int(row["time"].total_seconds() // 60) if row["time"] else 0
+    return [
+        MonthLine(
+            month=month,
+            hands=months.get(month, [0, 0])[0],
+            minutes=minutes.get(month, 0),
+            net=months.get(month, [0, 0])[1],
+        )
+        for month in sorted(set(months) | set(minutes), reverse=True)
+    ]
+
+
+def _start_of(day: date) -> datetime:
+    return timezone.make_aware(datetime.combine(day, datetime.min.time()))
 
 
 def chart_of(*, player: User, today: date) -> Chart:

@@ -306,6 +306,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.closed = True
         await self.close(code=ejection.BANNED_CLOSE_CODE)
 
+    async def user_self_excluded(self, event: dict[str, Any]) -> None:
+        """The player excluded themselves from play: a last frame saying so, then the socket closes."""
+        with translation.override(self.language):
+            await self.send_table(error=_(ejection.EXCLUDED_NOTICE))
+        self.closed = True
+        await self.close(code=ejection.BANNED_CLOSE_CODE)
+
     # ------------------------------------------------------------ out
 
     async def table_version(self, event: dict[str, Any]) -> None:

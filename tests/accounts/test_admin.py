@@ -258,3 +258,48 @@ def test_an_adjustment_form_applies_once_when_valid_and_never_otherwise(
             adjustments == StaffAction.objects.filter(kind="wallet_adjust", user=user).count() == int(valid)
         )
         transaction.set_rollback(True)
+
+
+def test_a_players_breaks_from_play_and_loss_limits_show_on_their_staff_page(admin_client, target):
+    from accounts.services import take_break
+    from accounts.services.responsible import set_loss_limit
+
+    take_break(user=target, period="year")
+    set_loss_limit(user=target, period="week", amount=4321)
+    page = admin_client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
+    assert "Breaks from play" in page and "self-exclusion" in page
+    assert "Loss limits" in page and "4321" in page
+
+
+def test_a_superuser_ends_a_self_exclusion_early_on_the_players_page_with_a_reason(
+    admin_client, target, staff
+):
+    from accounts.services import active_break, take_break
+
+    take_break(user=target, period="5years")
+    change_page = admin_client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
+    lift_url = reverse("admin:accounts_user_lift_break", args=[target.pk])
+    assert lift_url in change_page
+    url, token = open_own_page(admin_client, lift_url)
+    assert admin_client.post(url, own_page_data(token, reason="", confirm=1)).status_code == 200
+    assert active_break(user=target) is not None
+    assert (
+        confirm(admin_client, url, own_page_data(token, reason="made by a relative, checked")).status_code
+        == 302
+    )
+    assert active_break(user=target) is None
+    assert StaffAction.objects.get(kind="lift_break").reason == "made by a relative, checked"
+
+
+def test_staff_below_a_superuser_are_not_offered_the_early_end_of_a_break(client, target, make_user):
+    from django.contrib.auth.models import Permission
+
+    from accounts.services import take_break
+
+    moderator = make_user(is_staff=True)
+    moderator.user_permissions.add(*Permission.objects.all())
+    client.force_login(moderator)
+    take_break(user=target, period="year")
+    change_page = client.get(reverse("admin:accounts_user_change", args=[target.pk])).content.decode()
+    assert reverse("admin:accounts_user_lift_break", args=[target.pk]) not in change_page
+    assert client.get(reverse("admin:accounts_user_lift_break", args=[target.pk])).status_code == 403

@@ -28,6 +28,7 @@ def sign_up(client, username: str):
             "email": f"x{abs(hash(username))}@example.com",
             "password1": PASSWORD,
             "password2": PASSWORD,
+            "adult": "on",
         },
     )
 

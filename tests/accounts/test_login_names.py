@@ -46,7 +46,7 @@ def sign_up(client, username: str, email: str | None = None):
     email = email or f"{uuid.uuid4().hex[:10]}@example.com"
     return client.post(
         "/accounts/signup/",
-        {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD, "adult": "on"},
     )
 
 

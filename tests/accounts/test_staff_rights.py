@@ -206,7 +206,8 @@ def change_form(client, user: User, **overrides) -> dict:
             data[name] = [getattr(v, "pk", v) for v in value]
         elif value is not None:
             data[name] = value
-    for prefix in ("bans",):
+    for inline in page.context["inline_admin_formsets"]:  # bans, breaks from play, loss limits (read-only)
+        prefix = inline.formset.prefix
         data.update({f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"})
     data.update(overrides)
     return data

@@ -40,7 +40,13 @@ def logged_in_user(client):
 def test_sign_up_gives_1000_chips_and_logs_in(client):
     response = client.post(
         "/accounts/signup/",
-        {"username": "vesela", "email": "vesela@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "vesela",
+            "email": "vesela@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "adult": "on",
+        },
     )
     assert response.status_code == 302
     user = logged_in_user(client)
@@ -57,7 +63,13 @@ def test_sign_up_is_refused_for_a_taken_username_and_grants_nothing(client, make
     make_user(username="taken")
     response = client.post(
         "/accounts/signup/",
-        {"username": "taken", "email": "new@example.com", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "taken",
+            "email": "new@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "adult": "on",
+        },
     )
     assert response.status_code == 200
     assert "already exists" in response.content.decode()
@@ -321,3 +333,103 @@ def test_the_chip_history_says_what_happened_one_row_a_move(client, signed_in, m
     assert any("+120" in row and "hand 1 at table 3" in row for row in rows), rows
     assert any("-500" in row and "buy-in at table 3" in row for row in rows), rows
     assert not any("+500" in row for row in rows), rows  # the seat's side of the buy-in is not a row
+
+
+# --- responsible play: a break from play, from the profile ---
+
+
+def test_a_player_takes_a_time_out_from_the_profile_and_the_profile_says_until_when(client, make_user):
+    from accounts.models import PlayBreak
+
+    user = make_user()
+    client.force_login(user)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="period"' in page and 'value="6weeks"' in page and 'value="5years"' in page
+
+    response = client.post(reverse("take_break"), {"period": "week", "confirm": "on"}, follow=True)
+
+    play_break = PlayBreak.objects.get(user=user)
+    assert play_break.kind == PlayBreak.Kind.TIME_OUT
+    assert "You are taking a break from play until" in response.content.decode()
+
+
+def test_a_break_needs_the_confirmation_and_a_length_offered(client, make_user):
+    from accounts.models import PlayBreak
+
+    user = make_user()
+    client.force_login(user)
+    unconfirmed = client.post(reverse("take_break"), {"period": "week"}, follow=True).content.decode()
+    assert "Tick the box to confirm" in unconfirmed
+    odd = client.post(
+        reverse("take_break"), {"period": "3days", "confirm": "on"}, follow=True
+    ).content.decode()
+    assert "Pick one of the offered lengths" in odd
+    assert not PlayBreak.objects.exists()
+
+
+def test_a_player_sets_a_loss_limit_from_the_profile_and_a_raise_waits_24_hours(client, make_user):
+    from accounts.services.responsible import loss_limit_status
+
+    user = make_user()
+    client.force_login(user)
+    page = client.get(reverse("profile")).content.decode()
+    assert 'name="amount"' in page and 'value="week"' in page
+
+    set_now = client.post(reverse("set_loss_limit"), {"period": "day", "amount": "400"}, follow=True)
+    assert "Your loss limit for the day is now 400 chips." in set_now.content.decode()
+    assert loss_limit_status(user=user).limit == 400
+
+    raised = client.post(reverse("set_loss_limit"), {"period": "day", "amount": "900"}, follow=True)
+    assert "takes effect on" in raised.content.decode()
+    assert loss_limit_status(user=user).limit == 400
+    removed = client.post(
+        reverse("set_loss_limit"), {"period": "day", "amount": ""}, follow=True
+    ).content.decode()
+    assert "takes effect on" in removed and "no limit" in removed
+
+
+@pytest.mark.parametrize("amount", ["-5", "abc", "0", "1.5"])
+def test_a_bad_loss_limit_gets_a_message_and_changes_nothing(client, make_user, amount):
+    from accounts.models import LossLimit
+
+    client.force_login(make_user())
+    page = client.post(
+        reverse("set_loss_limit"), {"period": "day", "amount": amount}, follow=True
+    ).content.decode()
+    assert "A loss limit is a whole number of chips, at least 1." in page
+    assert not LossLimit.objects.exists()
+
+
+# --- responsible play: the page, its links, and 18+ at sign-up ---
+
+
+def test_sign_up_needs_the_18_plus_confirmation_and_links_to_responsible_play(client):
+    form = client.get("/accounts/signup/").content.decode()
+    assert 'name="adult"' in form and reverse("responsible_play") in form
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "young", "email": "young@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "You must be 18 or older to play here." in response.content.decode()
+    assert not LedgerTransaction.objects.exists()
+    from accounts.models import User
+
+    assert not User.objects.filter(username="young").exists()
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "help_words"),
+    [("en", "Responsible play", "Gamblers Anonymous"), ("bg", "Отговорна игра", "Анонимни комарджии")],
+)
+def test_the_responsible_play_page_in_both_languages_linked_from_every_page_and_the_profile(
+    client, make_user, language, heading, help_words
+):
+    client.cookies["django_language"] = language
+    page = client.get(reverse("responsible_play")).content.decode()
+    assert heading in page and help_words in page
+    home = client.get("/").content.decode()
+    assert f'href="{reverse("responsible_play")}"' in home  # the footer, on every page
+    client.force_login(make_user())
+    profile = client.get(reverse("profile")).content.decode()
+    assert profile.count(f'href="{reverse("responsible_play")}"') >= 2  # the footer and the profile

@@ -212,5 +212,6 @@ def sign_up_in(page: Page, url: str, name: str, password: str = "Svara-e2e-Pass-
     page.fill("#id_email", f"{name}@example.com")
     page.fill("#id_password1", password)
     page.fill("#id_password2", password)
+    page.check("#id_adult")
     page.locator("main form:has(#id_email) button[type=submit]").click()
     page.wait_for_selector("#nav-balance")

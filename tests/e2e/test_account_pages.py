@@ -48,6 +48,7 @@ def test_log_in_and_sign_up_forms_have_the_site_look(
         page.fill("#id_email", "not-an-address")
         page.fill("#id_password1", "Svara-look-Pass-73")
         page.fill("#id_password2", "Svara-look-Pass-73")
+        page.check("#id_adult")
         # The browser would refuse the address itself: let the server's check answer.
         page.eval_on_selector("main form:has(#id_email)", "f => { f.noValidate = true; }")
         page.locator("main form:has(#id_email) button[type=submit]").click()

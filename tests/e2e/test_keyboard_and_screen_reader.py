@@ -82,6 +82,9 @@ def sign_up_by_keyboard(page: Page, url: str, name: str) -> None:
     page.keyboard.type(PASSWORD)
     tab_to(page, "#id_password2")
     page.keyboard.type(PASSWORD + "x")  # not the same: refused
+    tab_to(page, "#id_adult")  # the 18+ box (required: the browser holds the form without it)
+    page.keyboard.press("Space")  # ticked; the refused form comes back with it ticked
+    tab_to(page, "#id_password2", back=True)
     page.keyboard.press("Enter")
     page.wait_for_selector(".errorlist")
     # The refused form comes back with the focus on the field to fix, not at the top of the page.

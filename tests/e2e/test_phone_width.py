@@ -23,6 +23,7 @@ PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 860}
 PUBLIC = ["/", "/lobby/", "/rules/", "/rules/faq/", "/fair/", "/rules/calculator/?cards=7C+AC+KC"]
+PUBLIC += ["/responsible-play/"]
 PUBLIC += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/", "/no-such-page/"]
 SIGNED_IN = ["/practice/", "/profile/", "/hands/", "/accounts/password/change/", "/accounts/email/"]
 

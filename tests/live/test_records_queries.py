@@ -29,8 +29,9 @@ from tests.live.tablekit import make_player, make_table
 
 # Statements, counting BEGIN/COMMIT (or the test's SAVEPOINT/RELEASE): the same on both databases.
 # Number the hand, find the table's open seed series, its record, its players' rows; the first hand
-# of a series also opens it (the last series' number, the new row): 3 more.
-START_BUDGET = 6
+# of a series also opens it (the last series' number, the new row): 3 more. And the play-time
+# limits of those dealt in (responsible play): one statement, found or not.
+START_BUDGET = 7
 FIRST_OF_SERIES_BUDGET = START_BUDGET + 2
 # Lock the record, the ledger posting, the chain head, the stored hand, its players' rows, the standings
 # (the one summary of hands: the profile's own counters, one statement more, are gone).

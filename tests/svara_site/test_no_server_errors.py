@@ -61,6 +61,7 @@ def test_a_bad_stake_says_so_and_a_number_that_is_no_stake_shows_every_table(cli
 
 
 PUBLIC = ["/", "/lobby/", "/lobby/tables/", "/rules/", "/rules/faq/", "/rules/calculator/", "/fair/"]
+PUBLIC += ["/responsible-play/"]
 PUBLIC += ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
 LOGGED_IN = ["/hands/", "/accounts/profile/", "/practice/", "/tables/new/", "/hands/1/", "/table/1/"]
 KEYS = [
