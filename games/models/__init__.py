@@ -261,7 +261,9 @@ class HandPlayer(models.Model):
     won = models.BooleanField(default=False)
     # What the pot paid this player (games.engine.handfile.pots_won): the whole pot to the winner,
     # a share to each tied player of a svara called off; the standings' "biggest pot won".
-    pot_won = models.PositiveIntegerField(default=0)
+    pot_won = models.PositiveIntegerField(
+        default=0, db_default=0
+    )  # a database default: the benchmarks COPY rows naming only the columns they know
     # The hand's start and status, copied here (games.live.records keeps them in step) so that a
     # player's list is read from one index in its order, not sorted through a join of every hand.
     started_at = models.DateTimeField()
