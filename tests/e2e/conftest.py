@@ -152,6 +152,10 @@ def site_server(chromium_path: str, tmp_path_factory: pytest.TempPathFactory) ->
         # Table ids start again in the fresh database while Redis outlives runs: a key prefix of its own.
         "LIVE_STATE_PREFIX": f"svara:e2e:{uuid.uuid4().hex}:",
         "PYTHONUNBUFFERED": "1",
+        # Every browser of every test here comes from 127.0.0.1 to this one server, all session
+        # long: the per-address socket limit (48, issue 37) would start closing the later tests'
+        # sockets (4429) and their "Sit here" would never land. The per-account limit stays on.
+        "SOCKETS_PER_ADDRESS": "0",
     }
     database_url = os.environ.get("DATABASE_URL", "")
     pg_name = None
