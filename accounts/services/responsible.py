@@ -286,6 +286,16 @@ def ensure_within_loss_limit(*, user: User, amount: int) -> None:
     )
 
 
+def _limit_change(
+    current: int | None, new: int | None, *, now: datetime
+) -> tuple[int | None, int | None, datetime | None]:
+    """One rule for every limit a player sets: setting or lowering applies at once, raising or
+    removing (``new=None``) only after RAISE_DELAY. The limit now, the one waiting, and when."""
+    if new is not None and (current is None or new <= current):
+        return new, None, None
+    return current, new, now + RAISE_DELAY
+
+
 def set_loss_limit(*, user: Any, period: Any, amount: Any) -> LossLimit:
     """Set, lower, raise or remove (``amount=None``) a loss limit: lowering or setting applies at
     once, raising or removing after 24 hours."""
@@ -300,12 +310,8 @@ def set_loss_limit(*, user: Any, period: Any, amount: Any) -> LossLimit:
     with transaction.atomic():
         row, _created = LossLimit.objects.get_or_create(user=user, period=period)
         row = LossLimit.objects.select_for_update().get(pk=row.pk)
-        current = row.amount_at(now)
-        row.amount, row.changed_at = current, now
-        if amount is not None and (current is None or amount <= current):
-            row.amount, row.next_amount, row.next_at = amount, None, None
-        else:
-            row.next_amount, row.next_at = amount, now + RAISE_DELAY
+        row.amount, row.next_amount, row.next_at = _limit_change(row.amount_at(now), amount, now=now)
+        row.changed_at = now
         row.save()
     return row
 
@@ -331,12 +337,8 @@ def set_play_time_limit(*, user: Any, minutes: Any) -> PlayTimeLimit:
     with transaction.atomic():
         row, _created = PlayTimeLimit.objects.get_or_create(user=user)
         row = PlayTimeLimit.objects.select_for_update().get(pk=row.pk)
-        current = row.minutes_at(now)
-        row.minutes, row.changed_at = current, now
-        if minutes is not None and (current is None or minutes <= current):
-            row.minutes, row.next_minutes, row.next_at = minutes, None, None
-        else:
-            row.next_minutes, row.next_at = minutes, now + RAISE_DELAY
+        row.minutes, row.next_minutes, row.next_at = _limit_change(row.minutes_at(now), minutes, now=now)
+        row.changed_at = now
         row.save()
     return row
 
