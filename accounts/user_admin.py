@@ -50,12 +50,11 @@ RIGHTS_FIELDS = ("is_active", "is_staff", "is_superuser", "groups", "user_permis
 RESET_FIELDS = ("email",)
 
 
-class BanInline(admin.TabularInline):
-    model = Ban
-    fk_name = "user"
+class ShownOnlyInline(admin.TabularInline):
+    """A record of the player's shown on their page and never changed there: bans change through
+    the ban actions, breaks and limits only through their services (with the rules they keep)."""
+
     extra = 0
-    fields = ["created_at", "reason", "staff_user", "lifted_at", "lifted_by", "lift_reason"]
-    readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
@@ -63,6 +62,13 @@ class BanInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+
+class BanInline(ShownOnlyInline):
+    model = Ban
+    fk_name = "user"
+    fields = ["created_at", "reason", "staff_user", "lifted_at", "lifted_by", "lift_reason"]
+    readonly_fields = fields
 
 
 def _plain(value):
@@ -75,39 +81,23 @@ def _plain(value):
     return str(value)
 
 
-class PlayBreakInline(admin.TabularInline):
+class PlayBreakInline(ShownOnlyInline):
     """The player's own time-outs and self-exclusions: shown, never changed here (only a
     superuser ends one early, through accounts.services.lift_break, with a reason)."""
 
     model = PlayBreak
     fk_name = "user"
-    extra = 0
     fields = ["kind", "started_at", "ends_at", "lifted_at", "lifted_by", "lift_reason"]
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
-class LossLimitInline(admin.TabularInline):
+class LossLimitInline(ShownOnlyInline):
     """The player's loss limits, as set by the player alone: shown, never changed here."""
 
     model = LossLimit
     fk_name = "user"
-    extra = 0
     fields = ["period", "amount", "next_amount", "next_at", "changed_at"]
     readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(User)
