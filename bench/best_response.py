@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.bots import CHIPS, STAKE, server_seed, summary
+from bench.bots import CHIPS, STAKE, play_deal, server_seed, summary
 from games.engine.bots import LEVELS, POINT_VALUES, BotView, Move, bot_view, decide, unseen_histogram
 from games.engine.hand import Hand
 from games.engine.scoring import ALL_HANDS, score_cards
@@ -357,23 +357,16 @@ def check(
         nets = []
         for me in (0, 1):
             exploiter = exploiters[me]
-            hand = Hand.start(
-                stake=STAKE,
-                names=["a", "b"],
-                chips=[CHIPS, CHIPS],
-                dealer=0,
-                dark_play=True,
-                seeds={"server_seed": deck_seed, "client_seeds": ["bench"], "nonce": deal},
-            )
-            rngs = [random.Random(f"{deck_seed}:{deal}:{me}:{side}") for side in range(2)]
-            while (legal := hand.legal()) is not None:
-                s = legal.seat
+
+            def decide_(
+                hand: Hand, s: int, rng: random.Random, me: int = me, exploiter: Exploiter = exploiter
+            ):
                 if s == me:
-                    verb, amount = exploiter.move(hand, s, rngs[s])
-                else:
-                    verb, amount = bot(bot_view(hand, s), hand.view_for(s)["actions"], rngs[s])
-                hand.act(s, verb, amount)
-            nets.append(hand.chips[me] - CHIPS)
+                    return exploiter.move(hand, s, rng)
+                return bot(bot_view(hand, s), hand.view_for(s)["actions"], rng)
+
+            rngs = [random.Random(f"{deck_seed}:{deal}:{me}:{side}") for side in range(2)]
+            nets.append(play_deal([decide_, decide_], seed=deck_seed, deal=deal, rngs=rngs)[me])
         out.append(sum(nets) / 2)
     return out
 

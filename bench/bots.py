@@ -145,8 +145,16 @@ def server_seed(label: str) -> str:
     return hashlib.sha256(label.encode()).hexdigest()
 
 
-def play_hand(players: Sequence[Player], *, seed: str, deal: int, rngs: Sequence[random.Random]) -> list[int]:
-    """One heads-up hand, seat 0 dealing; each seat's net chips."""
+# A decision from the whole hand (what a player who reads only its own view gets through
+# ``from_view``; the best response and the solver's player read the hand's history too).
+Decider = Callable[[Hand, int, random.Random], tuple[str, int | None]]
+
+
+def play_deal(
+    deciders: Sequence[Decider], *, seed: str, deal: int, rngs: Sequence[random.Random]
+) -> list[int]:
+    """One heads-up hand of the fixed decks (seat 0 dealing, deal ``deal`` of ``seed``): each seat's
+    net chips. The one loop every bench match plays its hands with."""
     hand = Hand.start(
         stake=STAKE,
         names=["a", "b"],
@@ -157,9 +165,18 @@ def play_hand(players: Sequence[Player], *, seed: str, deal: int, rngs: Sequence
     )
     while (legal := hand.legal()) is not None:
         seat = legal.seat
-        verb, amount = players[seat](bot_view(hand, seat), rngs[seat])
+        verb, amount = deciders[seat](hand, seat, rngs[seat])
         hand.act(seat, verb, amount)
     return [hand.chips[0] - CHIPS, hand.chips[1] - CHIPS]
+
+
+def from_view(player: Player) -> Decider:
+    return lambda hand, seat, rng: player(bot_view(hand, seat), rng)
+
+
+def play_hand(players: Sequence[Player], *, seed: str, deal: int, rngs: Sequence[random.Random]) -> list[int]:
+    """One heads-up hand, seat 0 dealing; each seat's net chips."""
+    return play_deal([from_view(p) for p in players], seed=seed, deal=deal, rngs=rngs)
 
 
 def duplicate_pair(first: Player, second: Player, *, seed: str, deal: int) -> float:

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from bench.best_response import CLASSES, INDEX, Option, nearest, new_hand, prior, raise_sizes, raises_so_far
-from bench.bots import CHIPS, STAKE, server_seed, summary
+from bench.bots import CHIPS, play_deal, server_seed, summary
 from bench.duel import player as named_player
 from games.engine.bots import POINT_VALUES, BotView, Move, bot_view, decide
 from games.engine.hand import Hand
@@ -318,27 +318,19 @@ def play(
     for deal in range(deals):
         nets = []
         for me in (0, 1):
-            hand = Hand.start(
-                stake=STAKE,
-                names=["a", "b"],
-                chips=[CHIPS, CHIPS],
-                dealer=0,
-                dark_play=True,
-                seeds={"server_seed": deck_seed, "client_seeds": ["bench"], "nonce": deal},
-            )
-            rngs = [random.Random(f"{deck_seed}:{deal}:{me}:{side}") for side in range(2)]
-            while (legal := hand.legal()) is not None:
-                s = legal.seat
+
+            def decide_(hand: Hand, s: int, rng: random.Random, me: int = me) -> Move:
                 view = bot_view(hand, s)
-                if s == me:
-                    began = time.perf_counter()
-                    move = cfr(view, hand.actions, rngs[s])
-                    if times is not None:
-                        times.append(time.perf_counter() - began)
-                else:
-                    move = other(view, rngs[s])
-                hand.act(s, *move)
-            nets.append(hand.chips[me] - CHIPS)
+                if s != me:
+                    return other(view, rng)
+                began = time.perf_counter()
+                move = cfr(view, hand.actions, rng)
+                if times is not None:
+                    times.append(time.perf_counter() - began)
+                return move
+
+            rngs = [random.Random(f"{deck_seed}:{deal}:{me}:{side}") for side in range(2)]
+            nets.append(play_deal([decide_, decide_], seed=deck_seed, deal=deal, rngs=rngs)[me])
         out.append(sum(nets) / 2)
     return out
 
