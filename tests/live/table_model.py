@@ -38,6 +38,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from accounts.services import seat_balance, wallet_balance
+from accounts.services.responsible import set_loss_limit, set_play_time_limit, take_break
 from bench.frames import hidden_cards_seen
 from games.engine.hand import BETTING, DARK, JOIN, Hand
 from games.engine.handfile import replay
@@ -369,6 +370,26 @@ class TableMachine(RuleBasedStateMachine):
         STATS["store_lost"] += 1
         self.run(get_state_store().delete(service._key(self.table.pk)))
 
+    def bad_record(self, *, text: str) -> None:
+        """A hand-made edit or a bug leaves a record that is not a table's document: the table is
+        quarantined and rebuilt from the database, its hand in play cancelled."""
+        from tests.live.test_bad_records import write_bad_record
+
+        STATS["bad_record"] += 1
+        self.run(write_bad_record(self.table.pk, text))
+
+    def stop_playing(self, *, who: int, how: str) -> None:
+        """Responsible play's tools, taken mid-play: a time-out, a self-exclusion (every seat closed,
+        chips back through the ledger), a loss limit, a daily play-time limit."""
+        user = self.users[who]
+        STATS[f"stop: {how}"] += 1
+        if how in ("24h", "6months"):
+            self.db(take_break, user=user, period=how)
+        elif how.startswith("loss"):
+            self.db(set_loss_limit, user=user, period="day", amount=int(how.split()[1]))
+        else:
+            self.db(set_play_time_limit, user=user, minutes=int(how.split()[1]))
+
     def series_runs_out(self) -> None:
         """A day passes for the seed series; a page asks about it (what reveals an idle one)."""
         STATS["series_expired"] += 1
@@ -433,11 +454,19 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def the_room_is_shaken(self, data: st.DataObject) -> None:
-        kind = data.draw(st.sampled_from(["svara", "svara", "svara", "store", "series", "close"]))
+        kinds = ["svara", "svara", "svara", "store", "bad record", "series", "close", "stop playing"]
+        kind = data.draw(st.sampled_from(kinds))
         if kind == "svara":
             self.stack_a_svara(deals=data.draw(st.integers(1, 3)))
         elif kind == "store":
             self.lose_the_store()
+        elif kind == "bad record":
+            self.bad_record(text=data.draw(st.sampled_from(["{", "[]", '{"table": {}}'])))
+        elif kind == "stop playing":
+            self.stop_playing(
+                who=data.draw(st.integers(0, PLAYERS - 1)),
+                how=data.draw(st.sampled_from(["24h", "6months", "loss 1", "loss 300", "play 1"])),
+            )
         elif kind == "series":
             self.series_runs_out()
         elif data.draw(st.integers(0, 5)) == 0:  # rare: it ends the example's table
