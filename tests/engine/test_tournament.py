@@ -7,6 +7,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from games.engine.hand import Hand
+from games.engine.rules import SIT_AND_GO_V1
 from games.engine.tournament import (
     FORMATS,
     STARTING_CHIPS,
@@ -20,6 +22,7 @@ from games.engine.tournament import (
     prizes_by_place,
     stake_at_level,
 )
+from tests.engine.handkit import chips, deal_deck, play
 
 
 def test_the_room_offers_twelve_sit_and_gos_each_named_by_a_stable_key():
@@ -148,3 +151,74 @@ def test_cancellation_shares_sum_to_the_pool_and_follow_the_chips(pool, chips):
         assert abs(shares[player] - pool * held / total) < 1
         if held == 0:
             assert shares[player] == 0
+
+
+# The sit-and-go's hand (SIT_AND_GO_V1): every stack with a chip is dealt in, a short stack antes
+# all it has, and the cap (§4) leaves nobody room to bet when someone has nothing behind.
+
+
+def sng_hand(chips: dict[str, int], *, deck: list[int], stake: int = 10, dark_play: bool = True) -> Hand:
+    names = list(chips)
+    return Hand.start(
+        stake=stake,
+        names=names,
+        chips=list(chips.values()),
+        dealer=0,
+        dark_play=dark_play,
+        decks=[deck],
+        rules=SIT_AND_GO_V1,
+    )
+
+
+def test_a_short_stack_is_dealt_in_and_antes_all_it_has_then_the_hand_goes_to_the_showdown():
+    deck = deal_deck("7C 8S 10H", "AH 9S JD", "KD QC 7D")  # bob 21, cem 11, ann 17
+    hand = sng_hand({"ann": 3, "bob": 900, "cem": 15}, deck=deck)
+    assert hand.in_hand == [True, True, True]
+    # Ann antes her 3 chips: nobody can bet past her, so there is no dark round and no betting.
+    assert hand.finished and hand.pot == 3 + 10 + 10
+    assert chips(hand) == {"ann": 0, "bob": 890 + 23, "cem": 5}
+    assert sum(chips(hand).values()) == 3 + 900 + 15
+
+
+def test_a_table_keeps_its_two_stake_rule_where_a_sit_and_go_deals_any_chip_in():
+    with pytest.raises(ValueError, match="20 chips needed"):
+        Hand.start(
+            stake=10, names=["a", "b"], chips=[19, 500], dealer=0, decks=[deal_deck("7C 8S 10H", "AH 9S JD")]
+        )
+    hand = sng_hand({"a": 1, "b": 500}, deck=deal_deck("7C 8S 10H", "AH 9S JD"))  # b (dealt first) 21, a 11
+    assert hand.finished and chips(hand) == {"a": 0, "b": 501}
+    with pytest.raises(ValueError, match="1 chips needed"):
+        sng_hand({"a": 0, "b": 500}, deck=deal_deck("7C 8S 10H", "AH 9S JD"))
+
+
+def test_deep_stacks_play_the_sit_and_go_hand_as_the_table_does():
+    deck = deal_deck("7C 8S 10H", "AH 9S JD")
+    table = Hand.start(stake=10, names=["a", "b"], chips=[1500, 1500], dealer=0, decks=[deck])
+    sng = sng_hand({"a": 1500, "b": 1500}, deck=deck)
+    for hand in (table, sng):
+        play(hand, "b dark", "a decline", "a call", "b call")
+    assert chips(table) == chips(sng) and table.finished and sng.finished
+
+
+@given(
+    st.lists(st.integers(0, 60), min_size=2, max_size=6).filter(lambda c: sum(x > 0 for x in c) >= 2),
+    st.integers(0, 2**32),
+    st.randoms(use_true_random=False),
+)
+def test_any_sit_and_go_hand_ends_with_every_chip_in_a_stack(stacks, nonce, rnd):
+    names = [f"p{i}" for i in range(len(stacks))]
+    seeds = {"server_seed": "ab" * 32, "client_seeds": names, "nonce": nonce}
+    # Without a deck the hand stops before its deal: who was dealt in, and the antes.
+    waiting = Hand.start(stake=10, names=names, chips=stacks, dealer=0, rules=SIT_AND_GO_V1)
+    assert waiting.in_hand == [c > 0 for c in stacks]
+    assert waiting.pot == sum(min(c, 10) for c in stacks)
+    hand = Hand.start(stake=10, names=names, chips=stacks, dealer=0, seeds=seeds, rules=SIT_AND_GO_V1)
+    for _ in range(500):
+        legal = hand.legal()
+        if legal is None:
+            break
+        verb = rnd.choice(legal.verbs)
+        amount = legal.raise_range[0] if verb == "raise" and legal.raise_range else None
+        hand.act(legal.seat, verb, amount)
+    assert hand.finished
+    assert sum(hand.chips) == sum(stacks) and min(hand.chips) >= 0
