@@ -96,12 +96,14 @@ class Ban(models.Model):
 
 
 class LedgerAccount(models.Model):
-    """Where chips sit: the house (source of grants), a user's wallet, or a user's seat at a table."""
+    """Where chips sit: the house (source of grants), a user's wallet, a user's seat at a table, or
+    a sit-and-go's prize pool (its buy-ins until the prizes are paid)."""
 
     class Kind(models.TextChoices):
         HOUSE = "house", "house"
         WALLET = "wallet", "wallet"
         SEAT = "seat", "seat"
+        POOL = "pool", "prize pool"
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     user = models.ForeignKey(
@@ -113,6 +115,8 @@ class LedgerAccount(models.Model):
     )
     # A plain integer, not a foreign key: the ledger must not depend on the games app.
     table_id = models.PositiveIntegerField(null=True, blank=True)
+    # The same for a prize pool's tournament.
+    tournament_id = models.PositiveIntegerField(null=True, blank=True)
     key = models.CharField(max_length=64, unique=True)
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -127,9 +131,10 @@ class LedgerAccount(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(kind="house", user__isnull=True, table_id__isnull=True)
-                    | Q(kind="wallet", user__isnull=False, table_id__isnull=True)
-                    | Q(kind="seat", user__isnull=False, table_id__isnull=False)
+                    Q(kind="house", user__isnull=True, table_id__isnull=True, tournament_id__isnull=True)
+                    | Q(kind="wallet", user__isnull=False, table_id__isnull=True, tournament_id__isnull=True)
+                    | Q(kind="seat", user__isnull=False, table_id__isnull=False, tournament_id__isnull=True)
+                    | Q(kind="pool", user__isnull=True, table_id__isnull=True, tournament_id__isnull=False)
                 ),
                 name="ledger_account_owner_matches_kind",
             ),
@@ -144,6 +149,8 @@ class LedgerAccount(models.Model):
             return "the house"
         if self.kind == self.Kind.WALLET:
             return f"the wallet of {self.user}"
+        if self.kind == self.Kind.POOL:
+            return f"the prize pool of tournament {self.tournament_id}"
         return f"the seat of {self.user} at table {self.table_id}"
 
 
@@ -158,6 +165,11 @@ class LedgerTransaction(models.Model):
         BUY_IN = "buy_in", "buy-in"
         CASH_OUT = "cash_out", "cash-out"
         HAND_SETTLE = "hand_settle", "hand settled"
+        # Sit-and-go tournaments (RULES.md §8): a buy-in into the prize pool, a buy-in back
+        # (unregistered, or cancelled by staff), the prizes paid out.
+        TOURNAMENT_BUY_IN = "sng_buy_in", "tournament buy-in"
+        TOURNAMENT_REFUND = "sng_refund", "tournament refund"
+        TOURNAMENT_PRIZES = "sng_prizes", "tournament prizes"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     memo = models.TextField(blank=True)

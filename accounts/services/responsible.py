@@ -183,11 +183,19 @@ def period_bounds(*, period: str, now: datetime) -> tuple[datetime, datetime]:
     return start, (start + timedelta(days=32)).replace(day=1)
 
 
+# The transactions that win or lose chips (a buy-in at a table only moves them to a seat).
+LOSS_KINDS = (
+    LedgerTransaction.Kind.HAND_SETTLE,
+    LedgerTransaction.Kind.TOURNAMENT_BUY_IN,
+    LedgerTransaction.Kind.TOURNAMENT_REFUND,
+    LedgerTransaction.Kind.TOURNAMENT_PRIZES,
+)
+
+
 def net_loss(*, user: User, since: datetime, until: datetime | None = None) -> int:
-    """Chips lost in settled hands since ``since`` less chips won (negative: a net win)."""
-    entries = LedgerEntry.objects.filter(
-        owner=user, created_at__gte=since, transaction__kind=LedgerTransaction.Kind.HAND_SETTLE
-    )
+    """Chips lost in settled hands and tournaments since ``since`` less chips won (negative: a net
+    win). A tournament's buy-in counts as lost when paid; a refund or a prize gives it back."""
+    entries = LedgerEntry.objects.filter(owner=user, created_at__gte=since, transaction__kind__in=LOSS_KINDS)
     if until is not None:
         entries = entries.filter(created_at__lt=until)
     return -(entries.aggregate(total=Sum("amount"))["total"] or 0)

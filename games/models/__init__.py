@@ -24,6 +24,8 @@ from games.models.social import ChatMute as ChatMute
 from games.models.social import ChatWord as ChatWord
 from games.models.social import Ignore as Ignore
 from games.models.social import Report as Report
+from games.models.tournaments import Entry as Entry
+from games.models.tournaments import Tournament as Tournament
 
 # The table's rules live with the engine's; the models and their constraints take them from there.
 STAKES, MIN_SEATS, MAX_SEATS = table_rules.STAKES, table_rules.MIN_SEATS, table_rules.MAX_SEATS
