@@ -5,6 +5,11 @@ Thin: games/tournaments/service.py decides and moves chips, queries.py reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,6 +23,18 @@ from games.tournaments.announce import tournaments_changed
 from games.tournaments.service import TournamentRefused, register, unregister
 
 
+def while_open(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Tournaments are not open to players until play at their tables is built (settings)."""
+
+    @wraps(view)
+    def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.TOURNAMENTS_OPEN:
+            raise Http404("tournaments are not open yet")
+        return view(request, *args, **kwargs)
+
+    return guarded
+
+
 def _lists(request: HttpRequest) -> dict[str, object]:
     return {
         "open_rows": queries.open_rows(user=request.user),
@@ -25,6 +42,7 @@ def _lists(request: HttpRequest) -> dict[str, object]:
     }
 
 
+@while_open
 def tournaments_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -33,6 +51,7 @@ def tournaments_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+@while_open
 def tournaments_list(request: HttpRequest) -> HttpResponse:
     """The lists alone: fetched when the lobby socket says they changed, and every 30 s."""
     return render(request, "tournaments/_lists.html", _lists(request))
@@ -44,6 +63,7 @@ def _tournament_id(raw: str) -> int:
     return int(raw)
 
 
+@while_open
 @login_required
 @require_POST
 def register_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
@@ -60,6 +80,7 @@ def register_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return redirect("tournaments")
 
 
+@while_open
 @login_required
 @require_POST
 def unregister_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
@@ -73,6 +94,7 @@ def unregister_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
     return redirect("tournaments")
 
 
+@while_open
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     detail = queries.tournament_detail(tournament_id=_tournament_id(tournament_id), user=request.user)
     if detail is None:

@@ -110,3 +110,16 @@ def test_the_tournament_lobby_speaks_bulgarian(client):
     html = client.get("/tournaments/").content.decode()
     assert "Всеки започва с 1 500 турнирни чипа" in html and "65 % и 35 %" in html
     assert "Един срещу един" in html and "До 6 играчи" in html and "Записани" in html
+
+
+@pytest.mark.django_db
+def test_closed_to_players_until_play_is_built(client, settings):
+    settings.TOURNAMENTS_OPEN = False
+    ann = make_player("ann")
+    client.force_login(ann)
+    tournament = open_tournament(sit_and_go=HEADS_UP)
+    for url in ("/tournaments/", "/tournaments/list/", f"/tournaments/{tournament.pk}/"):
+        assert client.get(url).status_code == 404
+    assert client.post(f"/tournaments/{tournament.pk}/register/").status_code == 404
+    assert not Entry.objects.exists() and wallet_balance(user=ann) == 1000
+    assert 'href="/tournaments/"' not in client.get("/lobby/").content.decode()
