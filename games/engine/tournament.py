@@ -174,3 +174,12 @@ def cancellation_shares(*, pool: int, chips: Mapping[str, int]) -> dict[str, int
     for player in order[: pool - sum(shares.values())]:
         shares[player] += 1
     return shares
+
+
+def gone_out(*, hand: int, began: Mapping[str, int], ended: Mapping[str, int]) -> list[Out]:
+    """The players a hand put out (§8 "Going out"): dealt in with chips, none left at its end."""
+    return [
+        Out(player=player, hand=hand, began_with=chips)
+        for player, chips in began.items()
+        if chips > 0 and ended.get(player, 0) == 0
+    ]

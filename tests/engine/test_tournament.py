@@ -16,6 +16,7 @@ from games.engine.tournament import (
     SitAndGo,
     TournamentError,
     cancellation_shares,
+    gone_out,
     level_at,
     places,
     prize_amounts,
@@ -222,3 +223,11 @@ def test_any_sit_and_go_hand_ends_with_every_chip_in_a_stack(stacks, nonce, rnd)
         hand.act(legal.seat, verb, amount)
     assert hand.finished
     assert sum(hand.chips) == sum(stacks) and min(hand.chips) >= 0
+
+
+def test_a_hand_puts_out_the_players_it_left_with_nothing():
+    outs = gone_out(
+        hand=7, began={"a": 300, "b": 40, "c": 0, "d": 900}, ended={"a": 0, "b": 0, "c": 0, "d": 1240}
+    )
+    assert outs == [Out(player="a", hand=7, began_with=300), Out(player="b", hand=7, began_with=40)]
+    assert places(outs=outs, winner="d") == [["d"], ["a"], ["b"]]
