@@ -99,16 +99,16 @@ class TableAdmin(GrowingListAdmin):
         "seat_count",
         "dark_play",
         "private",
-        "practice",
+        "kind",
         "status",
         "hands_started",
     )
-    list_filter = ("status", "stake", "private", "practice")
+    list_filter = ("status", "stake", "private", "kind")
     search_fields = ("=id", "name")
     inlines = [SeatInline]
     actions = ["close_tables"]
-    # The practice flag decides whether chips are the ledger's or practice chips: never changed.
-    ALWAYS_READ_ONLY = ("invite_code", "status", "practice", "hands_started", "created_at", "created_by")
+    # The kind decides where the chips come from (games.kinds): chosen once, never changed.
+    ALWAYS_READ_ONLY = ("invite_code", "status", "kind", "hands_started", "created_at", "created_by")
 
     def settings_editable(self, request: HttpRequest, obj: Table | None) -> bool:
         """Whether the form has the stake, the seats and dark play. A page shows them only while

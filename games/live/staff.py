@@ -19,9 +19,10 @@ from django.utils.translation import gettext_noop
 from accounts.models import StaffAction, User
 from accounts.services import LedgerError
 from accounts.services.staff_log import check_right, check_staff_form, record_staff_action
+from games.kinds import Leaving
 from games.live import process, records, series, service
 from games.live import transitions as t
-from games.live.document import Doc, Refused, copy_doc, position_of
+from games.live.document import Doc, Refused, copy_doc, position_of, table_kind
 from games.live.entries import LOG_KEPT, entry, set_notice
 from games.live.store import Versioned
 from games.models import Seat, SeedSeries, Table, TableEvent
@@ -161,7 +162,7 @@ async def seat_remove(
         set_notice(doc, line)
         return doc
 
-    if not state.doc["table"].get("practice"):
+    if table_kind(state.doc).leaving is not Leaving.CLOSES_TABLE:  # else the table ends with it
         await service.update_table(table_id, tell)
     state = await service.table_leave(user=user, table_id=table_id)
     await in_db(_record_removal)(
