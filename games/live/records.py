@@ -414,9 +414,11 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
         if found is not None and found[1] == PlayedHand.Status.FINISHED:
             return  # settled already (a retry after a crash)
-        kind = kinds.kind_named(
-            found[2] if found else Table.objects.values_list("kind", flat=True).get(pk=table_id)
+        # Without its start record (it was lost), the table's kind read on its own.
+        stored_kind = (
+            found[2] if found else Table.objects.filter(pk=table_id).values_list("kind", flat=True).first()
         )
+        kind = kinds.kind_named(stored_kind or kinds.CASH.name)
         series_id, series_number = (found[3], found[4]) if found else _series_of(table_id, ended)
         if not kind.money:
             # The table's own chips are not money: they live on the seat rows, never in the ledger.
