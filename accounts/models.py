@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.staff_log.kinds import kind_choices
 from accounts.usernames import username_skeleton
 
 
@@ -227,20 +228,6 @@ class StaffAction(models.Model):
     ``token`` names the form that asked for it, so a form submitted twice acts (and is logged) once.
     """
 
-    class Kind(models.TextChoices):
-        BAN = "ban", _("ban")
-        LIFT_BAN = "lift_ban", _("ban lifted")
-        WALLET_ADJUST = "wallet_adjust", _("wallet adjustment")
-        TABLE_CLOSE = "table_close", _("table closed")
-        SEAT_REMOVE = "seat_remove", _("player removed")
-        TABLE_EDIT = "table_edit", _("table settings changed")
-        RIGHTS = "rights", _("staff rights changed")
-        CHAT_DELETE = "chat_delete", _("chat message deleted")
-        CHAT_MUTE = "chat_mute", _("muted in chat")
-        REPORT_CLOSE = "report_close", _("report dealt with")
-        ACCOUNT = "account", _("account changed")
-        LIFT_BREAK = "lift_break", _("break from play lifted")
-
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -250,7 +237,9 @@ class StaffAction(models.Model):
         related_name="staff_actions_made",
         verbose_name=_("staff member"),
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("what"))
+    # What was done: a kind its part registered (accounts.staff_log.kinds), so the log names no
+    # other app's actions; the choices are read when they are used, every part loaded.
+    kind = models.CharField(max_length=16, choices=kind_choices, verbose_name=_("what"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

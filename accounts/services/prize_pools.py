@@ -1,162 +1,41 @@
-"""A sit-and-go's chips in the ledger (RULES.md §8): buy-ins into its prize pool, buy-ins back out of
-it, and the prizes paid from it, each one balanced, idempotent transaction.
-
-The ledger knows a tournament only by its id, as it knows a table (the accounts app knows nothing of
-games); the tournament service decides who pays what and when, and these functions refuse anything
-that would leave chips in a pool after its prizes or take out more than it holds.
-"""
+"""A sit-and-go's buy-in, with the room's rules for bringing chips to play checked first (as at a
+table: not banned, no break, within the loss limit); the pool itself is the ledger's
+(accounts.ledger.prize_pools)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from django.db import transaction
 
-from accounts.models import LedgerAccount, LedgerTransaction, User
-from accounts.services.bans import ensure_not_banned
-from accounts.services.errors import InvalidRequest
-from accounts.services.posting import (
-    check_amount,
-    check_key,
-    check_table_id,
-    check_user,
-    open_wallet_account,
-    post,
-    wallet_key,
+from accounts.ledger import prize_pools
+from accounts.ledger.posting import check_amount, check_key, check_user
+from accounts.ledger.prize_pools import (
+    check_tournament_id,
+    pool_balance,
+    tournament_pay_out,
+    tournament_refund,
 )
+from accounts.models import LedgerTransaction, User
+from accounts.services.bans import ensure_not_banned
 from accounts.services.responsible import ensure_may_play, ensure_within_loss_limit
-
-Kind = LedgerTransaction.Kind
-
-
-def pool_key(tournament_id: int) -> str:
-    return f"pool:{tournament_id}"
-
-
-def _tournament_id(value: Any) -> int:
-    try:
-        return check_table_id(value)
-    except InvalidRequest:
-        raise InvalidRequest(f"The tournament id must be a positive whole number, not {value!r}.") from None
-
-
-def open_pool_account(*, tournament_id: int) -> LedgerAccount:
-    account, _ = LedgerAccount.objects.get_or_create(
-        key=pool_key(tournament_id),
-        defaults={"kind": LedgerAccount.Kind.POOL, "tournament_id": tournament_id},
-    )
-    return account
-
-
-def pool_balance(*, tournament_id: int) -> int:
-    key = pool_key(_tournament_id(tournament_id))
-    return LedgerAccount.objects.filter(key=key).values_list("balance", flat=True).first() or 0
 
 
 def tournament_buy_in(
     *, user: User, tournament_id: int, amount: int, idempotency_key: str
 ) -> LedgerTransaction:
-    """Move the buy-in from the user's wallet into the tournament's pool. The room's rules for
-    bringing chips to play apply as at a table: not banned, no break, within the loss limit."""
+    """Move the buy-in from the user's wallet into the tournament's pool, if the player may play."""
     user = check_user(user)
-    tournament_id = _tournament_id(tournament_id)
+    tournament_id = check_tournament_id(tournament_id)
     amount = check_amount(amount, name="buy-in")
     idempotency_key = check_key(idempotency_key)
     ensure_not_banned(user=user)
     ensure_may_play(user=user)
     with transaction.atomic():
         if not LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
+            # Not for a replay: the chips it moved already count against the limit.
             ensure_within_loss_limit(user=user, amount=amount)
-        wallet = open_wallet_account(user=user)
-        pool = open_pool_account(tournament_id=tournament_id)
-        txn, _ = post(
-            kind=Kind.TOURNAMENT_BUY_IN,
-            idempotency_key=idempotency_key,
-            params={"user": user.pk, "tournament": tournament_id, "amount": amount},
-            accounts=[wallet, pool],
-            legs_for=lambda _locked: {wallet.pk: -amount, pool.pk: amount},
-            memo=f"buy-in to tournament {tournament_id}",
-            created_by=user,
+        return prize_pools.pay_in(
+            user=user, tournament_id=tournament_id, amount=amount, idempotency_key=idempotency_key
         )
-    return txn
 
 
-def tournament_refund(
-    *, user: User, tournament_id: int, amount: int, idempotency_key: str, memo: str
-) -> LedgerTransaction:
-    """Move a buy-in back from the pool to the user's wallet (unregistered before the start)."""
-    user = check_user(user)
-    tournament_id = _tournament_id(tournament_id)
-    amount = check_amount(amount, name="refund")
-    idempotency_key = check_key(idempotency_key)
-    with transaction.atomic():
-        wallet = open_wallet_account(user=user)
-        pool = open_pool_account(tournament_id=tournament_id)
-        txn, _ = post(
-            kind=Kind.TOURNAMENT_REFUND,
-            idempotency_key=idempotency_key,
-            params={"user": user.pk, "tournament": tournament_id, "amount": amount},
-            accounts=[pool, wallet],
-            legs_for=lambda _locked: {pool.pk: -amount, wallet.pk: amount},
-            memo=memo,
-            created_by=user,
-        )
-    return txn
-
-
-def tournament_pay_out(
-    *, tournament_id: int, amounts: Mapping[int, int], idempotency_key: str, memo: str, kind: str = ""
-) -> LedgerTransaction:
-    """Empty the pool into wallets in one transaction: ``amounts`` maps user id -> chips (zeros
-    allowed and recorded). They must add up to the whole pool: nothing may stay behind, nothing more
-    may leave. ``kind``: prizes (the end) or refunds (cancelled by staff)."""
-    tournament_id = _tournament_id(tournament_id)
-    idempotency_key = check_key(idempotency_key)
-    kind = kind or Kind.TOURNAMENT_PRIZES
-    if kind not in (Kind.TOURNAMENT_PRIZES, Kind.TOURNAMENT_REFUND):
-        raise InvalidRequest(f"A pool pays out prizes or refunds, not {kind!r}.")
-    if not isinstance(amounts, Mapping) or not amounts:
-        raise InvalidRequest("A pay-out names who is paid: a user id and an amount for each.")
-    checked = {
-        check_table_id(user_id): check_amount(amount, name=f"amount of user {user_id}", allow_zero=True)
-        for user_id, amount in amounts.items()
-    }
-    with transaction.atomic():
-        pool = open_pool_account(tournament_id=tournament_id)
-        wallets = {
-            user.pk: open_wallet_account(user=user) for user in User.objects.filter(pk__in=list(checked))
-        }
-        if len(wallets) != len(checked):
-            raise InvalidRequest("A pay-out names a user who does not exist.")
-
-        def legs_for(locked: dict[int, LedgerAccount]) -> dict[int, int]:
-            held, total = locked[pool.pk].balance, sum(checked.values())
-            if total != held:
-                raise InvalidRequest(
-                    f"A pay-out must empty the prize pool: it holds {held} chips, the amounts sum to {total}."
-                )
-            legs = {wallets[user_id].pk: amount for user_id, amount in checked.items()}
-            legs[pool.pk] = -total
-            return legs
-
-        txn, _ = post(
-            kind=kind,
-            idempotency_key=idempotency_key,
-            params={"tournament": tournament_id, "amounts": sorted(checked.items())},
-            accounts=[pool, *wallets.values()],
-            legs_for=legs_for,
-            memo=memo,
-        )
-    return txn
-
-
-__all__ = [
-    "open_pool_account",
-    "pool_balance",
-    "pool_key",
-    "tournament_buy_in",
-    "tournament_pay_out",
-    "tournament_refund",
-    "wallet_key",
-]
+__all__ = ["pool_balance", "tournament_buy_in", "tournament_pay_out", "tournament_refund"]

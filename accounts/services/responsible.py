@@ -26,6 +26,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import staff_kinds
+from accounts.ledger.errors import InvalidRequest, LedgerError
+from accounts.ledger.posting import MAX_AMOUNT, check_user
 from accounts.models import (
     LedgerAccount,
     LedgerEntry,
@@ -33,12 +36,9 @@ from accounts.models import (
     LossLimit,
     PlayBreak,
     PlayTimeLimit,
-    StaffAction,
     User,
 )
-from accounts.services.errors import InvalidRequest, LedgerError
-from accounts.services.posting import MAX_AMOUNT, check_user
-from accounts.services.staff_log import (
+from accounts.staff_log.log import (
     check_not_done,
     check_reason,
     check_right,
@@ -129,7 +129,7 @@ def take_break(*, user: Any, period: Any) -> PlayBreak:
 
 def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = None) -> list[PlayBreak]:
     """End the player's breaks in force early: superusers only, with a reason, logged."""
-    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.LIFT_BREAK)
+    staff_user = check_right(staff_user=staff_user, kind=staff_kinds.LIFT_BREAK)
     user = check_user(user)
     token = check_token(token)
     reason = check_reason(reason, message=_("A reason is required to end a break from play early."))
@@ -148,7 +148,7 @@ def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = N
             play_break.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         record_staff_action(
             staff_user=staff_user,
-            kind=StaffAction.Kind.LIFT_BREAK,
+            kind=staff_kinds.LIFT_BREAK,
             user=user,
             reason=reason,
             token=token,

@@ -14,9 +14,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from accounts.ledger.errors import InsufficientFunds, LedgerError
 from accounts.models import LedgerTransaction, LossLimit, PlayBreak, User
 from accounts.services import audit_ledger, grant_signup_bonus, wallet_balance
-from accounts.services.errors import InsufficientFunds, LedgerError
 from accounts.services.prize_pools import pool_balance
 from games.engine.tournament import FORMATS, Out, SitAndGo
 from games.models import Entry, Tournament

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0017_responsible_play'),
+        ('accounts', '0018_staff_action_kinds_registered_by_each_part'),
     ]
 
     operations = [
