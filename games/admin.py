@@ -43,6 +43,7 @@ from games.oversight.player_picture import ledger_kinds, player_picture
 # Reports and the chat have their staff pages beside the players' report forms; importing them
 # here registers them with the admin (which looks only for games.admin).
 from games.reports import admin as reports_admin  # noqa: F401
+from games.tournaments import admin as tournaments_admin  # noqa: F401
 
 
 class TableReasonForm(StaffForm):

@@ -45,4 +45,11 @@ REPORT_CLOSE = StaffKind(
     gettext_noop("You do not have the right to close reports; nothing was changed."),
 )
 
-register(TABLE_CLOSE, SEAT_REMOVE, TABLE_EDIT, CHAT_DELETE, CHAT_MUTE, REPORT_CLOSE)
+TOURNAMENT_CANCEL = StaffKind(
+    "sng_cancel",
+    _("tournament cancelled"),
+    "games.cancel_tournament",
+    gettext_noop("You do not have the right to cancel tournaments; nothing was changed."),
+)
+
+register(TABLE_CLOSE, SEAT_REMOVE, TABLE_EDIT, CHAT_DELETE, CHAT_MUTE, REPORT_CLOSE, TOURNAMENT_CANCEL)

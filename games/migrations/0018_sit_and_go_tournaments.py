@@ -31,6 +31,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'ordering': ['-pk'],
+                'permissions': [('cancel_tournament', 'Can cancel a tournament (its chips go back by RULES.md §8)')],
             },
         ),
         migrations.CreateModel(

@@ -42,6 +42,7 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+        permissions = [("cancel_tournament", "Can cancel a tournament (its chips go back by RULES.md §8)")]
         constraints = [
             # The lobby always offers one sit-and-go of each format: never two (RULES.md §8).
             models.UniqueConstraint(

@@ -9,16 +9,26 @@ changes nothing. Ledger keys name the entry, so a retried posting is a replay, n
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import LedgerTransaction, User
 from accounts.services.prize_pools import tournament_buy_in, tournament_pay_out, tournament_refund
-from games.engine.tournament import FORMATS, Out, SitAndGo, places, prizes_by_place
+from accounts.staff_log.log import check_reason, check_right, check_token, record_staff_action
+from games import staff_kinds
+from games.engine.tournament import (
+    FORMATS,
+    STARTING_CHIPS,
+    Out,
+    SitAndGo,
+    cancellation_shares,
+    places,
+    prizes_by_place,
+)
 from games.models import Entry, Tournament
 
 
@@ -167,3 +177,63 @@ def finish(*, tournament_id: int, outs: Sequence[Out], winner: str) -> list[Entr
         tournament.ended_at = timezone.now()
         tournament.save(update_fields=["status", "ended_at"])
     return entries
+
+
+def cancel(
+    *,
+    tournament_id: int,
+    staff_user: User,
+    reason: str,
+    chips: Mapping[int, int] | None = None,
+    token: str | None = None,
+) -> dict[int, int]:
+    """Staff cancel a sit-and-go (RULES.md §8): before the start every buy-in goes back; after it
+    the pool is shared in proportion to the chips each player holds (``chips``: user id -> chips,
+    from its table; without one, nobody has played and everyone holds the starting chips). One
+    ledger transaction and one line of the staff log, in one database transaction. Returns what
+    each player got."""
+    staff_user = check_right(staff_user=staff_user, kind=staff_kinds.TOURNAMENT_CANCEL)
+    reason = check_reason(reason, message=_("A reason is required to cancel a tournament."))
+    token = check_token(token)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status not in (Tournament.Status.OPEN, Tournament.Status.RUNNING):
+            raise TournamentRefused(_("This tournament has ended already; nothing was changed."))
+        entries = sorted(_active_entries(tournament), key=lambda e: (e.seat is None, e.seat or 0, e.pk))
+        if tournament.status == Tournament.Status.OPEN:
+            shares = {entry.user_id: tournament.buy_in for entry in entries}
+        else:
+            held = {e.user_id: STARTING_CHIPS for e in entries} if chips is None else dict(chips)
+            split = cancellation_shares(
+                pool=len(entries) * tournament.buy_in,
+                chips={str(e.user_id): held.get(e.user_id, 0) for e in entries},
+            )
+            shares = {int(player): amount for player, amount in split.items()}
+        txn: LedgerTransaction | None = None
+        if shares:
+            txn = tournament_pay_out(
+                tournament_id=tournament.pk,
+                amounts=shares,
+                idempotency_key=f"sng:{tournament.pk}:cancel",
+                memo=f"tournament {tournament.pk} cancelled by staff: {reason}",
+                kind=LedgerTransaction.Kind.TOURNAMENT_REFUND,
+            )
+        for entry in entries:
+            entry.prize = shares.get(entry.user_id, 0)
+        Entry.objects.bulk_update(entries, ["prize"])
+        was_open = tournament.status == Tournament.Status.OPEN
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.ended_at = timezone.now()
+        tournament.cancel_reason = reason
+        tournament.save(update_fields=["status", "ended_at", "cancel_reason"])
+        record_staff_action(
+            staff_user=staff_user,
+            kind=staff_kinds.TOURNAMENT_CANCEL,
+            reason=reason,
+            detail={"tournament": tournament.pk, "before_start": was_open, "shares": sorted(shares.items())},
+            token=token,
+            ledger_transaction=txn,
+        )
+        if was_open:  # the lobby always offers one of each format
+            open_tournament(sit_and_go=SitAndGo.from_key(tournament.format_key))
+    return shares

@@ -23,6 +23,7 @@ from games.models import Entry, Tournament
 from games.tournaments.service import (
     Registered,
     TournamentRefused,
+    cancel,
     finish,
     open_tournament,
     open_tournaments,
@@ -256,3 +257,67 @@ def test_a_tournament_buy_in_counts_against_the_loss_limit_until_it_comes_back()
     unregister(user=player, tournament_id=first.pk)  # the refund gives the room back
     register(user=player, tournament_id=other.pk)
     assert wallet_balance(user=player) == 500
+
+
+# ---------------------------------------------------------------- cancelled by staff
+
+
+def staff_member(*, may_cancel: bool = True) -> User:
+    from django.contrib.auth.models import Permission
+
+    n = next(_names)
+    user = User.objects.create_user(username=f"staff{n}", email=f"staff{n}@example.com", is_staff=True)
+    if may_cancel:
+        user.user_permissions.add(Permission.objects.get(codename="cancel_tournament"))
+    return User.objects.get(pk=user.pk)  # fresh: permissions are cached per object
+
+
+@pytest.mark.django_db
+def test_staff_cancel_before_the_start_gives_every_buy_in_back_and_logs_it_once():
+    from accounts.models import StaffAction
+
+    tournament = open_tournament(sit_and_go=SIX_MAX)
+    players = [new_player() for _ in range(3)]
+    for p in players:
+        register(user=p, tournament_id=tournament.pk)
+    staff = staff_member()
+    shares = cancel(tournament_id=tournament.pk, staff_user=staff, reason="server move", token="form-1")
+    assert shares == {p.pk: 500 for p in players}
+    assert [wallet_balance(user=p) for p in players] == [1000] * 3
+    assert pool_balance(tournament_id=tournament.pk) == 0
+    tournament.refresh_from_db()
+    assert tournament.status == "cancelled" and tournament.cancel_reason == "server move"
+    assert StaffAction.objects.filter(kind="sng_cancel", token="form-1").count() == 1
+    assert open_tournament(sit_and_go=SIX_MAX).pk != tournament.pk  # a new one is open
+    with pytest.raises(TournamentRefused, match="ended already"):
+        cancel(tournament_id=tournament.pk, staff_user=staff, reason="again")
+    ledger_sound()
+
+
+@pytest.mark.django_db
+def test_staff_cancel_after_the_start_shares_the_pool_by_the_chips_held():
+    tournament = open_tournament(sit_and_go=SitAndGo(seats=2, speed="regular", buy_in=100))
+    a, b = new_player(), new_player()
+    register(user=a, tournament_id=tournament.pk)
+    register(user=b, tournament_id=tournament.pk)
+    shares = cancel(
+        tournament_id=tournament.pk, staff_user=staff_member(), reason="bug", chips={a.pk: 2250, b.pk: 750}
+    )
+    assert shares == {a.pk: 150, b.pk: 50}
+    assert wallet_balance(user=a) == 1050 and wallet_balance(user=b) == 950
+    ledger_sound()
+
+
+@pytest.mark.django_db
+def test_cancel_needs_the_right_and_a_reason_and_changes_nothing_without():
+    from accounts.staff_log.errors import StaffRefusal
+
+    tournament = open_tournament(sit_and_go=HEADS_UP)
+    player = new_player()
+    register(user=player, tournament_id=tournament.pk)
+    with pytest.raises(StaffRefusal, match="right to cancel tournaments"):
+        cancel(tournament_id=tournament.pk, staff_user=staff_member(may_cancel=False), reason="x")
+    with pytest.raises(StaffRefusal, match="reason"):
+        cancel(tournament_id=tournament.pk, staff_user=staff_member(), reason="  ")
+    assert Tournament.objects.get(pk=tournament.pk).status == "open"
+    assert wallet_balance(user=player) == 900
