@@ -103,7 +103,9 @@ def active_break(*, user: Any, now: datetime | None = None) -> PlayBreak | None:
 
 
 def ensure_may_play(*, user: Any) -> None:
-    """Raise ``PlayPaused`` (a ``LedgerError``) while the player is on a break from play."""
+    """Raise ``PlayPaused`` (a ``LedgerError``) while the player is on a break from play. The one
+    entry for breaks: seating, buying in and adding chips ask it, and so must the tournament
+    registration to come (its buy-in through ``seat_buy_in`` gets the loss limit as well)."""
     current = active_break(user=user)
     if current is None:
         return
