@@ -104,7 +104,7 @@ class TableCare:
     check: RealityCheck | None = None  # the reality check shown, until answered
     sat_out: bool = False  # the check sat the player out: Continue brings them back
     warned: set[int] = field(default_factory=set)  # warnings said (minutes left)
-    shown: str = ""  # the region last sent
+    shown: tuple[Any, ...] | None = None  # what the region last sent showed (``showing``)
 
     @property
     def active(self) -> bool:
@@ -145,16 +145,22 @@ class TableCare:
         self.warned.update(m for m in PLAY_TIME_WARNINGS if m >= level)
         return play_time_warning_text(minutes=level)
 
-    def region(self, now: datetime) -> str:
-        """The care region as it is now (rendered in the active language)."""
+    def showing(self, now: datetime) -> tuple[Any, ...]:
+        """What the region shows now, compared cheaply with what was sent: it is rendered only
+        when this changes, not on every frame."""
         left = self.left_now(now)
         level = play_time_warning(left=left) if left is not None else None
+        return (self.check, level, left is not None and left <= timedelta(0))
+
+    def region(self, now: datetime) -> str:
+        """The care region as it is now (rendered in the active language)."""
+        check, level, limit_reached = self.showing(now)
         return render_to_string(
             CARE_TEMPLATE,
             {
-                "check": self.check,
+                "check": check,
                 "warning": play_time_warning_text(minutes=level) if level else None,
-                "limit_reached": left is not None and left <= timedelta(0),
+                "limit_reached": limit_reached,
                 "periods": [(period, PERIOD_LABELS[period]) for period in TIME_OUT_PERIODS],
             },
         )

@@ -428,12 +428,12 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 # Not dealt in while reading it; Continue brings the player back.
                 state.sat_out = True
                 self._spawn(self._care_sit_out(sitting_out=True))
-        region = state.region(now)
         self._care_schedule(now)
-        if region == state.shown:
+        showing = state.showing(now)
+        if showing == state.shown:
             return lines, ""
-        state.shown = region
-        return lines, region
+        state.shown = showing
+        return lines, state.region(now)
 
     def _care_schedule(self, now: Any) -> None:
         """Wake this socket when time alone changes the care region (the check falls due, a warning)."""

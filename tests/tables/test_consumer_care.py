@@ -71,22 +71,21 @@ async def test_the_reality_check_waits_for_the_end_of_the_hand_sits_out_and_cont
     bob = await sync_to_async(make_player)("bob")
     table = await sync_to_async(make_table)(dark_play=False)
     await _reality_check_every_15_minutes(ann)
-    # Due two seconds after connecting: by then ann is in a hand.
-    a = await connect_with_session(ann, table.pk, began=timedelta(minutes=15) - timedelta(seconds=2))
-    b = await connect(bob, table.pk)
-    await a.send(verb="sit", position="0", buy_in="500", action_id="s-a")
-    await a.until(lambda f: "ann sits down" in f)
-    await b.send(verb="sit", position="1", buy_in="500", action_id="s-b")
-    await a.until(lambda f: "bob sits down" in f)
+    await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=500)
+    await service.table_sit(user=bob, table_id=table.pk, position=1, buy_in=500)
     state = await service.start_next_hand(table_id=table.pk)
     assert ann.pk in state.doc["hand"]["players"]
-    await a.until(lambda f: "Hand 1" in f)
+    # Due a second and a half after ann's socket connects, in the middle of her hand.
+    a = await connect_with_session(ann, table.pk, began=timedelta(minutes=15) - timedelta(seconds=1.5))
+    b = await connect(bob, table.pk)
+    assert "Hand 1" in a.last and "Hand 1" in b.last
 
-    await asyncio.sleep(2.5)  # due now, but ann is in the hand: nothing interrupts it
+    await asyncio.sleep(2.5)  # due now (the socket woke for it), but ann is in the hand
     await a.drain()
+    await b.drain()
     assert not any("Reality check" in (care(f) or "") for f in a.frames)
 
-    actor = next(v for v in (a, b) if "verb-raise" in v.last)
+    actor = next(v for v in (a, b) if "verb-fold" in v.last)
     await actor.act("fold")
     frame = await a.until(lambda f: "Reality check" in (care(f) or ""))
     shown = care(frame)
