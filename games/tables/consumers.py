@@ -20,6 +20,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.utils import timezone, translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from accounts.services.errors import LedgerError
@@ -412,16 +413,19 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         warning = state.new_warning(now)
         if warning is not None:
             lines.append(warning)
-        due = state.due_at()
-        if state.check is None and due is not None and now >= due and care.between_hands(view):
-            assert state.facts.start is not None
-            state.check = await database_sync_to_async(care.figures)(user=self.user, start=state.facts.start)
+        due, start = state.due_at(), state.facts.start
+        if (
+            state.check is None
+            and due is not None
+            and start is not None
+            and now >= due
+            and care.between_hands(view)
+        ):
+            state.check = await database_sync_to_async(care.figures)(user=self.user, start=start)
+            net = number_format(state.check.net, force_grouping=True)
             lines.append(
                 _("Reality check: %(minutes)s minutes this session, net chips %(net)s.")
-                % {
-                    "minutes": state.check.minutes,
-                    "net": f"{state.check.sign}{state.check.net}",
-                }
+                % {"minutes": state.check.minutes, "net": f"{state.check.sign}{net}"}
             )
             position = view["my_position"]
             if position is not None and not view["seats"][position]["sitting_out"]:
