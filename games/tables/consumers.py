@@ -466,8 +466,26 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         state.facts = await database_sync_to_async(care.answer_continue)(
             user_id=self.user.pk, session_key=self.session_key
         )
+        await self._care_answered()
+        # The player's other tables (tabs) take the answer too: one session, one reminder.
+        await self.channel_layer.group_send(ejection.user_group(self.user.pk), {"type": "care.answered"})
+
+    async def _care_answered(self) -> None:
+        state = self.care_state
+        if state is None:
+            return
         state.check = None
         if state.sat_out:
             state.sat_out = False
             await self._care_sit_out(sitting_out=False)
         await self.send_table()
+
+    async def care_answered(self, event: dict[str, Any]) -> None:
+        """The player answered the reality check at another table: it goes here as well."""
+        state = self.care_state
+        if state is None or state.check is None:
+            return
+        state.facts = await database_sync_to_async(care.read_facts)(
+            user_id=self.user.pk, session_key=self.session_key
+        )
+        self._spawn(self._care_answered())

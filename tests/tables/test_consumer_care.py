@@ -49,6 +49,10 @@ def _cookie_with_session(user, *, began: timedelta) -> tuple[bytes, bytes]:
 
 async def connect_with_session(user, table_id: int, *, began: timedelta) -> Viewer:
     cookie = await sync_to_async(_cookie_with_session)(user, began=began)
+    return await _connect_with_cookie(cookie, table_id)
+
+
+async def _connect_with_cookie(cookie: tuple[bytes, bytes], table_id: int) -> Viewer:
     comm = WebsocketCommunicator(
         application,
         f"/ws/table/{table_id}/",
@@ -129,6 +133,21 @@ async def test_a_spectators_reality_check_shows_at_once_and_take_a_break_closes_
     # Every seat closed, chips back in the wallet.
     assert not await sync_to_async(Seat.objects.filter(user=ann).exists)()
     assert await sync_to_async(wallet_balance)(user=ann) == 1000
+
+
+async def test_continue_at_one_table_answers_the_reality_check_at_the_others():
+    ann = await sync_to_async(make_player)("ann")
+    first = await sync_to_async(make_table)(name="first")
+    second = await sync_to_async(make_table)(name="second")
+    await _reality_check_every_15_minutes(ann)
+    cookie = await sync_to_async(_cookie_with_session)(ann, began=timedelta(minutes=16))
+    tabs = [await _connect_with_cookie(cookie, t.pk) for t in (first, second)]
+    for tab in tabs:
+        assert "16 minutes this session" in care(tab.last)
+
+    await tabs[0].send(verb="carecontinue")
+    for tab in tabs:
+        await tab.until(lambda f: care(f) is not None and "Reality check" not in care(f))
 
 
 async def test_no_reality_check_before_its_interval_or_when_it_is_off():
