@@ -3,19 +3,17 @@ play). Costs nothing for a player with it off; one ledger query on the page that
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.services.responsible import SESSION_CHECKED, SESSION_START, reality_check_due
-
-
-def _moment(value: object) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
+from accounts.services.responsible import (
+    PERIOD_LABELS,
+    SESSION_CHECKED,
+    SESSION_START,
+    TIME_OUT_PERIODS,
+    reality_check_due,
+    session_moment,
+)
 
 
 def reality_check(request: HttpRequest) -> dict[str, object]:
@@ -24,9 +22,14 @@ def reality_check(request: HttpRequest) -> dict[str, object]:
         return {}
     session = request.session
     now = timezone.now()
-    start, checked = _moment(session.get(SESSION_START)), _moment(session.get(SESSION_CHECKED))
+    start, checked = session_moment(session.get(SESSION_START)), session_moment(session.get(SESSION_CHECKED))
     if start is None or checked is None:
         # A session from before the setting (or the signal): the count starts now.
         session[SESSION_START] = session[SESSION_CHECKED] = now.isoformat()
         return {}
-    return {"reality_check": reality_check_due(user=user, start=start, checked=checked, now=now)}
+    check = reality_check_due(user=user, start=start, checked=checked, now=now)
+    if check is None:
+        return {}
+    # Its one-click break: a time-out of the length picked (a self-exclusion is for the profile).
+    breaks = [(period, PERIOD_LABELS[period]) for period in TIME_OUT_PERIODS]
+    return {"reality_check": check, "reality_check_breaks": breaks}

@@ -12,5 +12,6 @@ urlpatterns = [
     path("profile/play-time/", views.set_play_time_limit_view, name="set_play_time_limit"),
     path("profile/reality-check/", views.set_reality_check_view, name="set_reality_check"),
     path("reality-check/continue/", views.reality_check_continue, name="reality_check_continue"),
+    path("reality-check/break/", views.reality_check_break, name="reality_check_break"),
     path("profile/loss-limit/", views.set_loss_limit_view, name="set_loss_limit"),
 ]

@@ -28,15 +28,16 @@ from accounts.services.responsible import (
     PERIOD_LABELS,
     PERIOD_WORDS,
     REALITY_CHECK_MINUTES,
-    SESSION_CHECKED,
     active_break,
     loss_limit_status,
     loss_limits,
+    mark_reality_checked,
     play_time_limits,
     set_loss_limit,
     set_play_time_limit,
     set_reality_check,
     take_break,
+    take_time_out,
 )
 
 ROWS_PER_PAGE = 20
@@ -265,10 +266,29 @@ def set_reality_check_view(request: HttpRequest) -> HttpResponse:
 @require_POST
 def reality_check_continue(request: HttpRequest) -> HttpResponse:
     """Continue: the next reminder comes one interval from now. Back to the page it showed on."""
-    request.session[SESSION_CHECKED] = timezone.now().isoformat()
+    mark_reality_checked(session=request.session)
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         back = "/profile/"
     return redirect(back)
+
+
+@login_required
+@require_POST
+def reality_check_break(request: HttpRequest) -> HttpResponse:
+    """Take a break, from the reality check: a time-out of the length picked, in one click (the
+    reminder is the moment to decide; a self-exclusion is for the profile, with its box)."""
+    try:
+        play_break = take_time_out(user=request.user, period=request.POST.get("period"))
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    else:
+        mark_reality_checked(session=request.session)
+        messages.success(
+            request,
+            _("Your break from play has begun: it ends on %(when)s.")
+            % {"when": date_format(timezone.localtime(play_break.ends_at), "DATETIME_FORMAT")},
+        )
+    return redirect("/profile/#break")

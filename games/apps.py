@@ -17,6 +17,11 @@ class GamesConfig(AppConfig):
 
         user_self_excluded.connect(on_user_self_excluded, dispatch_uid="games.eject_self_excluded_player")
 
+        from accounts.services.responsible import user_timed_out
+        from games.live.ejection import on_user_timed_out
+
+        user_timed_out.connect(on_user_timed_out, dispatch_uid="games.eject_timed_out_player")
+
         from accounts.services.profile import provide_hand_stats
         from games.players.service import profile_stats
 

@@ -24,7 +24,7 @@ from django.db.models import Sum
 from django.dispatch import Signal
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts import staff_kinds
 from accounts.ledger.errors import InvalidRequest, LedgerError
@@ -51,6 +51,9 @@ Kind = PlayBreak.Kind
 # Sent once a self-exclusion is committed, with ``user`` and ``play_break``: the tables close the
 # player's seats (chips back to the wallet) and sockets.
 user_self_excluded = Signal()
+# Sent once a time-out is committed, likewise: a break from play closes the room to the player
+# at once, including the seats they hold (a week sitting out would hold the chips for nothing).
+user_timed_out = Signal()
 
 # The lengths a player may pick (the issue's list; a month is 30 days, six months 182).
 PERIODS: dict[str, tuple[str, timedelta]] = {
@@ -62,6 +65,9 @@ PERIODS: dict[str, tuple[str, timedelta]] = {
     "year": (Kind.SELF_EXCLUSION, timedelta(days=365)),
     "5years": (Kind.SELF_EXCLUSION, timedelta(days=5 * 365 + 1)),
 }
+# The lengths the reality check offers for its one-click break: time-outs only (a self-exclusion
+# is a decision for the profile, with its box to tick).
+TIME_OUT_PERIODS = tuple(period for period, (kind, _length) in PERIODS.items() if kind == Kind.TIME_OUT)
 # The form's labels, in the order shown.
 PERIOD_LABELS: dict[str, Any] = {
     "24h": gettext_lazy("24 hours"),
@@ -97,7 +103,9 @@ def active_break(*, user: Any, now: datetime | None = None) -> PlayBreak | None:
 
 
 def ensure_may_play(*, user: Any) -> None:
-    """Raise ``PlayPaused`` (a ``LedgerError``) while the player is on a break from play."""
+    """Raise ``PlayPaused`` (a ``LedgerError``) while the player is on a break from play. The one
+    entry for breaks: seating, buying in and adding chips ask it, and so must the tournament
+    registration to come (its buy-in through ``seat_buy_in`` gets the loss limit as well)."""
     current = active_break(user=user)
     if current is None:
         return
@@ -106,6 +114,26 @@ def ensure_may_play(*, user: Any) -> None:
     else:
         message = _("You are taking a break from play until %(when)s.")
     raise PlayPaused(message % {"when": _when(current.ends_at)})
+
+
+def is_self_excluded(*, user: Any, now: datetime | None = None) -> bool:
+    """Whether a self-exclusion is in force for this player (one query; False for anonymous)."""
+    if not isinstance(user, User) or user.pk is None:
+        return False
+    now = now or timezone.now()
+    return PlayBreak.objects.filter(
+        user_id=user.pk,
+        kind=Kind.SELF_EXCLUSION,
+        lifted_at__isnull=True,
+        started_at__lte=now,
+        ends_at__gt=now,
+    ).exists()
+
+
+def may_be_notified(*, user: Any) -> bool:
+    """Whether the room may invite this player to play or tell them about play: every notification
+    and invitation the room shows or sends asks this first (a self-excluded player gets none)."""
+    return not is_self_excluded(user=user)
 
 
 def take_break(*, user: Any, period: Any) -> PlayBreak:
@@ -118,13 +146,21 @@ def take_break(*, user: Any, period: Any) -> PlayBreak:
         )
     kind, length = PERIODS[period]
     now = timezone.now()
+    signal = user_self_excluded if kind == Kind.SELF_EXCLUSION else user_timed_out
     with transaction.atomic():
         play_break = PlayBreak.objects.create(user=user, kind=kind, started_at=now, ends_at=now + length)
-        if kind == Kind.SELF_EXCLUSION:
-            transaction.on_commit(
-                lambda: user_self_excluded.send(sender=PlayBreak, user=user, play_break=play_break)
-            )
+        transaction.on_commit(lambda: signal.send(sender=PlayBreak, user=user, play_break=play_break))
     return play_break
+
+
+def take_time_out(*, user: Any, period: Any) -> PlayBreak:
+    """The reality check's one-click break: a time-out of one of ``TIME_OUT_PERIODS``."""
+    if not isinstance(period, str) or period not in TIME_OUT_PERIODS:
+        raise InvalidRequest(
+            _("Pick one of the offered lengths: %(lengths)s.")
+            % {"lengths": ", ".join(str(PERIOD_LABELS[p]) for p in TIME_OUT_PERIODS)}
+        )
+    return take_break(user=user, period=period)
 
 
 def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = None) -> list[PlayBreak]:
@@ -363,6 +399,27 @@ def play_time_limits(*, user_ids: list[int], now: datetime | None = None) -> dic
     return limits
 
 
+# Warnings before the daily play-time limit is reached, in minutes left (largest first).
+PLAY_TIME_WARNINGS = (5, 1)
+
+
+def play_time_warning(*, left: timedelta) -> int | None:
+    """The warning due with ``left`` play time to go today: the smallest of PLAY_TIME_WARNINGS
+    reached (5, then 1), None with more time left or none (then the limit itself speaks)."""
+    if left <= timedelta(0):
+        return None
+    due = [minutes for minutes in PLAY_TIME_WARNINGS if left <= timedelta(minutes=minutes)]
+    return min(due) if due else None
+
+
+def play_time_warning_text(*, minutes: int) -> str:
+    return ngettext(
+        "%(minutes)s minute of play left today: after that, no new hands until tomorrow.",
+        "%(minutes)s minutes of play left today: after that, no new hands until tomorrow.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
 def play_time_refusal(*, played: timedelta, limit_minutes: int, now: datetime | None = None) -> str | None:
     """The message for a player whose play today has reached their limit, else None."""
     if played < timedelta(minutes=limit_minutes):
@@ -403,6 +460,21 @@ def set_reality_check(*, user: Any, minutes: Any) -> None:
     user.reality_check_minutes = minutes
 
 
+def session_moment(value: object) -> datetime | None:
+    """A time the session keeps (an ISO string), None when missing or unreadable."""
+    try:
+        return datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def reality_check_figures(*, user: User, start: datetime, now: datetime) -> RealityCheck:
+    """Minutes since ``start`` (the log-in) and the net chips of the hands settled since."""
+    return RealityCheck(
+        minutes=int((now - start) / timedelta(minutes=1)), net=-net_loss(user=user, since=start)
+    )
+
+
 def reality_check_due(
     *, user: User, start: datetime, checked: datetime, now: datetime
 ) -> RealityCheck | None:
@@ -410,6 +482,13 @@ def reality_check_due(
     interval = user.reality_check_minutes
     if not interval or now - checked < timedelta(minutes=interval):
         return None
-    return RealityCheck(
-        minutes=int((now - start) / timedelta(minutes=1)), net=-net_loss(user=user, since=start)
-    )
+    return reality_check_figures(user=user, start=start, now=now)
+
+
+def mark_reality_checked(*, session: Any, now: datetime | None = None) -> None:
+    """The player answered the reality check (Continue): the next one comes an interval from now.
+    ``session``: a Django session (a page's, or one the table socket opened by its key)."""
+    moment = (now or timezone.now()).isoformat()
+    if session_moment(session.get(SESSION_START)) is None:
+        session[SESSION_START] = moment
+    session[SESSION_CHECKED] = moment

@@ -63,3 +63,16 @@ EXCLUDED_NOTICE = gettext_noop(
     "You have excluded yourself from play: your seats are closed, chips back in your wallet."
 )
 EJECTED_NOTICE = gettext_noop("You can no longer play here: your account was banned by staff.")
+
+
+def on_user_timed_out(sender: Any, *, user: User, **kwargs: Any) -> None:
+    """The time-out's signal (sent from the player's request or socket thread, after its commit):
+    the room closes to the player at once, their seats as a self-exclusion's."""
+    left = async_to_sync(eject_player)(user=user, event="user.timed_out")
+    if left:
+        log.info("time-out for %s: left tables %s", user, left)
+
+
+TIMED_OUT_NOTICE = gettext_noop(
+    "You are taking a break from play: your seats are closed, chips back in your wallet."
+)

@@ -192,27 +192,57 @@ def leave_seat(*, user_id: int, table_id: int, key: str) -> None:
                 series.end_series(table_id=table_id, reason=SeedSeries.EndReason.LEFT)
 
 
-def out_of_play_time(*, user_ids: Sequence[int]) -> dict[int, str]:
-    """The players among these whose play today has reached their daily play-time limit, each with
-    the message saying so (responsible play). Play time is the length of the hands they were dealt
-    in since midnight (a hand in play counts up to now). One query when none has a limit: the
-    service asks it before every hand."""
-    limits = play_time_limits(user_ids=list(user_ids))
-    if not limits:
-        return {}
-    now = timezone.now()
+def _played_today(*, user_ids: Sequence[int], now: datetime) -> dict[int, timedelta]:
+    """How long each of these players has played today: the length of the hands they were dealt in
+    since midnight (a hand in play counts up to now)."""
     midnight = timezone.localtime(now).replace(hour=0, minute=0, second=0, microsecond=0)
     played: dict[int, timedelta] = defaultdict(timedelta)
-    rows = HandPlayer.objects.filter(user_id__in=list(limits), started_at__gte=midnight).exclude(
+    rows = HandPlayer.objects.filter(user_id__in=list(user_ids), started_at__gte=midnight).exclude(
         hand_status=PlayedHand.Status.CANCELLED
     )
     for user_id, started, ended in rows.values_list("user_id", "started_at", "hand__ended_at"):
         played[user_id] += (ended or now) - started
+    return played
+
+
+def out_of_play_time(*, user_ids: Sequence[int]) -> dict[int, str]:
+    """The players among these whose play today has reached their daily play-time limit, each with
+    the message saying so (responsible play). One query when none has a limit: the service asks it
+    before every hand."""
+    limits = play_time_limits(user_ids=list(user_ids))
+    if not limits:
+        return {}
+    now = timezone.now()
+    played = _played_today(user_ids=list(limits), now=now)
     refusals = {
         user_id: play_time_refusal(played=played[user_id], limit_minutes=minutes, now=now)
         for user_id, minutes in limits.items()
     }
     return {user_id: message for user_id, message in refusals.items() if message is not None}
+
+
+@dataclass(frozen=True)
+class PlayTimeLeft:
+    """A player's play time left today under their daily limit, and whether a hand of theirs is
+    in play (only then does it run down)."""
+
+    left: timedelta
+    running: bool
+
+
+def play_time_left(*, user_id: int, now: datetime | None = None) -> PlayTimeLeft | None:
+    """The player's play time left today (at most zero once reached); None without a limit. The
+    table socket asks it as the player's hands start and end, and pages as they load, for the
+    warnings before the limit (responsible play)."""
+    limit = play_time_limits(user_ids=[user_id], now=now).get(user_id)
+    if limit is None:
+        return None
+    now = now or timezone.now()
+    played = _played_today(user_ids=[user_id], now=now)[user_id]
+    running = HandPlayer.objects.filter(
+        user_id=user_id, hand__ended_at__isnull=True, hand_status=PlayedHand.Status.IN_PLAY
+    ).exists()
+    return PlayTimeLeft(left=timedelta(minutes=limit) - played, running=running)
 
 
 def seated_table_ids(*, user_id: int) -> list[int]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.services import wallet_balance
+from accounts.services.responsible import may_be_notified
 from games.lobby import service as lobby
 from games.lobby.forms import TableForm
 from games.models import STAKES
@@ -105,6 +106,12 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     table = lobby.table_by_invite(code=code)
     if table is None:
         raise Http404("no table has this invite link")
+    if not may_be_notified(user=request.user):
+        # A self-excluded player gets no invitation to play, from the room or from a friend's link.
+        messages.info(
+            request, _("You have excluded yourself from play: invitations to tables are not shown.")
+        )
+        return redirect("lobby")
     invited = set(request.session.get(INVITES_SESSION_KEY, []))
     invited.add(table.pk)
     request.session[INVITES_SESSION_KEY] = sorted(invited)

@@ -12,21 +12,25 @@ renders every fragment inside ``translation.override`` of it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from accounts.services.errors import LedgerError
+from accounts.services.responsible import take_time_out
 from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, metrics, practice, presence, runtime, service, socket_counts
 from games.live.store import StateError
 from games.live.views import build_view
 from games.social import chat, ignores
-from games.tables import socket_limits
+from games.tables import care, socket_limits
 from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
@@ -38,7 +42,20 @@ from games.tables.ui.regions import render_regions
 log = logging.getLogger(__name__)
 
 MOVES = frozenset(PLAYER_VERBS)
-COMMANDS = MOVES | {"sit", "leave", "add", "sitout", "comeback", "seed", "sync", "newgame", "chat"}
+# carecontinue, carebreak: the answers to the reality check at the table (games/tables/care.py).
+COMMANDS = MOVES | {
+    "sit",
+    "leave",
+    "add",
+    "sitout",
+    "comeback",
+    "seed",
+    "sync",
+    "newgame",
+    "chat",
+    "carecontinue",
+    "carebreak",
+}
 MAX_MESSAGE = socket_limits.MAX_MESSAGE
 
 
@@ -81,6 +98,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     said: dict[str, Any] | None = None  # the view last sent, which the next frame's announcement follows
     # The players whose chat this socket's reader ignores: read at connect, again on a change.
     ignoring: frozenset[int] = frozenset()
+    # The reality check and play-time warnings of this socket's player (care.py), read at connect.
+    care_state: care.TableCare | None = None
+    care_wake: asyncio.TimerHandle | None = None
 
     async def connect(self) -> None:
         self.commands: set[asyncio.Task] = set()
@@ -133,6 +153,11 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.accept()
         await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
+        self.session_key = getattr(self.scope.get("session"), "session_key", None)
+        facts = await database_sync_to_async(care.read_facts)(
+            user_id=self.user.pk, session_key=self.session_key
+        )
+        self.care_state = care.TableCare(facts=facts)
         # The chat as it is now, after the table (a reconnecting page missed the lines said while
         # it was away): in the same frame when both fit, else in frames of its own (``send``).
         await self.send_table(extra=await self.chat_lines_frame())
@@ -141,6 +166,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # Commands still queued behind the lock see this and do nothing; the one running finishes
         # (it may be half-way between the database and the store) but sends nothing.
         self.closed = True
+        if self.care_wake is not None:
+            self.care_wake.cancel()
         await presence.socket_closed(socket_id=self.channel_name)
         await socket_counts.release(socket_id=self.channel_name)
         if hasattr(self, "group"):
@@ -171,7 +198,10 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # A command may wait on the database (a hand it ends is settled at once): run it beside
         # the consumer's message loop, so this socket keeps getting the table's updates meanwhile.
         # The lock keeps one socket's commands in the order they came.
-        task = asyncio.get_running_loop().create_task(self._command(text_data))
+        self._spawn(self._command(text_data))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self.commands.add(task)
         task.add_done_callback(self.commands.discard)
         _in_flight.add(task)
@@ -257,6 +287,15 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await service.table_set_client_seed(user=user, table_id=tid, client_seed=m.get("client_seed"))
         elif verb == "newgame":
             await practice.practice_new_game(user=user, table_id=tid)
+        elif verb == "carecontinue":
+            await self._care_continue()
+        elif verb == "carebreak":
+            try:
+                # The time-out closes the room: its signal takes the player off every table and
+                # closes this socket with a line saying why (games/live/ejection.py).
+                await database_sync_to_async(take_time_out)(user=user, period=m.get("period"))
+            except LedgerError as exc:
+                raise service.Refused(str(exc)) from None
 
     async def _chat(self, m: dict[str, Any]) -> None:
         """A chat line: a refusal answers this socket only; a stored line is announced to the
@@ -306,6 +345,13 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.closed = True
         await self.close(code=ejection.BANNED_CLOSE_CODE)
 
+    async def user_timed_out(self, event: dict[str, Any]) -> None:
+        """The player took a time-out (here or on a page): a last frame saying so, then the socket closes."""
+        with translation.override(self.language):
+            await self.send_table(error=_(ejection.TIMED_OUT_NOTICE))
+        self.closed = True
+        await self.close(code=ejection.BANNED_CLOSE_CODE)
+
     async def user_self_excluded(self, event: dict[str, Any]) -> None:
         """The player excluded themselves from play: a last frame saying so, then the socket closes."""
         with translation.override(self.language):
@@ -338,9 +384,108 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
             said = announcement(before=self.said, after=view, error=error)
-            html = render_regions(view=view, error=error, announce=said)
+            care_said, care_html = await self._care_frame(view)
+            html = render_regions(view=view, error=error, announce=said + care_said)
         if error is None:
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
             self.said = view
-        await self.send(text_data=html + extra)
+        await self.send(text_data=html + care_html + extra)
+
+    # ------------------------------------------------------------ responsible play (care.py)
+
+    async def _care_frame(self, view: dict[str, Any]) -> tuple[list[str], str]:
+        """What the player's reality check and play-time warnings add to this frame: lines for the
+        live region and the care region when it changed. Reads the database only as the player's
+        hand starts or ends (or when the check shows, for its figures)."""
+        state = self.care_state
+        if state is None or not state.active:
+            return [], ""
+        key = care.hand_key(view)
+        if key != state.hand_key:
+            if state.hand_key is not None:
+                state.facts = await database_sync_to_async(care.read_facts)(
+                    user_id=self.user.pk, session_key=self.session_key
+                )
+            state.hand_key = key
+        now = timezone.now()
+        lines = []
+        warning = state.new_warning(now)
+        if warning is not None:
+            lines.append(warning)
+        due, start = state.due_at(), state.facts.start
+        if (
+            state.check is None
+            and due is not None
+            and start is not None
+            and now >= due
+            and care.between_hands(view)
+        ):
+            state.check = await database_sync_to_async(care.figures)(user=self.user, start=start)
+            net = number_format(state.check.net, force_grouping=True)
+            lines.append(
+                _("Reality check: %(minutes)s minutes this session, net chips %(net)s.")
+                % {"minutes": state.check.minutes, "net": f"{state.check.sign}{net}"}
+            )
+            position = view["my_position"]
+            if position is not None and not view["seats"][position]["sitting_out"]:
+                # Not dealt in while reading it; Continue brings the player back.
+                state.sat_out = True
+                self._spawn(self._care_sit_out(sitting_out=True))
+        self._care_schedule(now)
+        showing = state.showing(now)
+        if showing == state.shown:
+            return lines, ""
+        state.shown = showing
+        return lines, state.region(now)
+
+    def _care_schedule(self, now: Any) -> None:
+        """Wake this socket when time alone changes the care region (the check falls due, a warning)."""
+        if self.care_wake is not None:
+            self.care_wake.cancel()
+            self.care_wake = None
+        wake = self.care_state.wake_at(now) if self.care_state is not None else None
+        if wake is None or self.closed:
+            return
+        delay = (wake - now).total_seconds() + 0.05
+        loop = asyncio.get_running_loop()
+        self.care_wake = loop.call_later(
+            delay, lambda: self._spawn(self._command(json.dumps({"verb": "sync"})))
+        )
+
+    async def _care_sit_out(self, *, sitting_out: bool) -> None:
+        # No longer seated here: nothing to sit out or come back from.
+        with contextlib.suppress(service.Refused):
+            await service.table_sit_out(user=self.user, table_id=self.table_id, sitting_out=sitting_out)
+
+    async def _care_continue(self) -> None:
+        """Continue: the check goes, the next comes an interval from now, the player is dealt in again."""
+        state = self.care_state
+        if state is None:
+            return
+        state.facts = await database_sync_to_async(care.answer_continue)(
+            user_id=self.user.pk, session_key=self.session_key
+        )
+        await self._care_answered()
+        # The player's other tables (tabs) take the answer too: one session, one reminder.
+        await self.channel_layer.group_send(ejection.user_group(self.user.pk), {"type": "care.answered"})
+
+    async def _care_answered(self) -> None:
+        state = self.care_state
+        if state is None:
+            return
+        state.check = None
+        if state.sat_out:
+            state.sat_out = False
+            await self._care_sit_out(sitting_out=False)
+        await self.send_table()
+
+    async def care_answered(self, event: dict[str, Any]) -> None:
+        """The player answered the reality check at another table: it goes here as well."""
+        state = self.care_state
+        if state is None or state.check is None:
+            return
+        state.facts = await database_sync_to_async(care.read_facts)(
+            user_id=self.user.pk, session_key=self.session_key
+        )
+        self._spawn(self._care_answered())

@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import PlayBreak
 from accounts.services import hand_settle, seat_buy_in
 from accounts.services.responsible import SESSION_CHECKED, SESSION_START
 
@@ -57,7 +58,10 @@ def test_a_reality_check_shows_on_pages_when_its_interval_has_passed_and_continu
     assert 'id="reality-check"' in page
     check = page.split('id="reality-check"')[1].split("</section>")[0]
     assert "16 minutes" in check and "since you logged in: -120." in check
-    assert reverse("profile") + "#break" in check and "Log out" in check
+    # Take a break: a one-click time-out of the length picked; Log out: the header's form.
+    assert f'action="{reverse("reality_check_break")}"' in check
+    assert 'value="24h"' in check and 'value="6weeks"' in check and 'value="6months"' not in check
+    assert 'form="logout-form"' in check and 'id="logout-form"' in page
 
     client.post(reverse("reality_check_continue"), {"next": "/lobby/"})
     assert 'id="reality-check"' not in client.get("/lobby/").content.decode()
@@ -67,3 +71,27 @@ def test_no_reality_check_when_it_is_off(client, player) -> None:
     client.force_login(player)
     _session_began(client, minutes_ago=600)
     assert 'id="reality-check"' not in client.get("/lobby/").content.decode()
+
+
+def test_take_a_break_from_the_reality_check_starts_the_time_out_picked_in_one_click(client, player) -> None:
+    player.reality_check_minutes = 15
+    player.save()
+    client.force_login(player)
+    _session_began(client, minutes_ago=20)
+    done = client.post(reverse("reality_check_break"), {"period": "week"}, follow=True).content.decode()
+    assert "Your break from play has begun" in done
+    current = PlayBreak.objects.get(user=player)
+    assert current.kind == PlayBreak.Kind.TIME_OUT
+    assert timedelta(days=7) - (current.ends_at - current.started_at) == timedelta(0)
+    # Answered: the reminder is gone until the next interval.
+    assert 'id="reality-check"' not in client.get("/lobby/").content.decode()
+
+
+@pytest.mark.parametrize("period", ["6months", "3days", "", "week "])
+def test_a_break_the_reality_check_does_not_offer_is_refused_and_changes_nothing(
+    client, player, period
+) -> None:
+    client.force_login(player)
+    done = client.post(reverse("reality_check_break"), {"period": period}, follow=True).content.decode()
+    assert "Pick one of the offered lengths" in done
+    assert not PlayBreak.objects.filter(user=player).exists()

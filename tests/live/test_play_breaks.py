@@ -30,16 +30,21 @@ async def test_a_player_on_a_time_out_cannot_sit_and_nothing_moves() -> None:
     assert await sync_to_async(wallet_balance)(user=ann) == 1000
 
 
-async def test_a_seated_player_who_takes_a_time_out_cannot_add_chips() -> None:
-    table, (ann, _bob) = await seated_table(["ann", "bob"], buy_in=200)
+async def test_a_time_out_closes_the_room_every_seat_with_the_chips_back_and_no_chips_added() -> None:
+    table, (ann, bob) = await seated_table(["ann", "bob"], buy_in=200)
     await sync_to_async(take_break)(user=ann, period="week")
 
-    with pytest.raises(Refused, match="taking a break from play until"):
-        await service.table_add_chips(user=ann, table_id=table.pk, amount=100)
-
+    assert not await sync_to_async(Seat.objects.filter(user=ann).exists)()
     state = await service.load_table_state(table.pk)
-    assert state.doc["seats"][0]["chips"] == 200
-    assert await sync_to_async(wallet_balance)(user=ann) == 800
+    assert all(s is None or s["user_id"] != ann.pk for s in state.doc["seats"])
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
+    await sync_to_async(audit_clean)()
+    with pytest.raises(Refused, match="taking a break from play until"):
+        await service.table_sit(user=ann, table_id=table.pk, position=0, buy_in=200)
+    with pytest.raises(Refused):
+        await service.table_add_chips(user=ann, table_id=table.pk, amount=100)
+    assert await sync_to_async(wallet_balance)(user=ann) == 1000
+    assert await sync_to_async(Seat.objects.filter(user=bob).exists)()
 
 
 async def test_a_self_exclusion_closes_every_seat_with_the_chips_back_in_the_wallet() -> None:

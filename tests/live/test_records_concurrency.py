@@ -36,3 +36,28 @@ def test_twenty_concurrent_adds_never_take_a_seat_past_its_most(postgres_db) -> 
     assert seat_balance(user=ann, table_id=table.pk) == 700
     assert wallet_balance(user=ann) == wallet_before - 500
     assert audit_ledger().ok
+
+
+def test_two_tabs_sitting_down_as_the_loss_limit_is_reached_only_one_is_seated(postgres_db) -> None:
+    """Responsible play (issue 36), the table's own path: two tabs sit at two tables at once, each
+    buy-in within the day's loss limit alone, both together over it. The limit's row lock in the
+    buy-in decides them one after the other: one seat, one refusal that moved nothing."""
+    from accounts.services.responsible import set_loss_limit
+
+    ann = make_player("ann")
+    set_loss_limit(user=ann, period="day", amount=300)
+    tables = [make_table(stake=10, name=f"tab {i}") for i in (1, 2)]
+
+    results = run_together(
+        [lambda t=t: records.sit_down(user=ann, table_id=t.pk, position=0, buy_in=200) for t in tables]
+    )
+
+    refused = [r for r in results if isinstance(r, Refused)]
+    assert len(refused) == 1 and "loss limit for the day" in str(refused[0]), results
+    assert sum(isinstance(r, dict) for r in results) == 1
+    assert wallet_balance(user=ann) == 800
+    assert sorted(seat_balance(user=ann, table_id=t.pk) for t in tables) == [0, 200]
+    from games.models import Seat
+
+    assert Seat.objects.filter(user=ann).count() == 1  # the refused tab's seat row rolled back
+    assert audit_ledger().ok
