@@ -23,7 +23,7 @@ from django.utils import timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from accounts.services.errors import LedgerError
+from accounts.ledger.errors import LedgerError
 from accounts.services.responsible import take_time_out
 from games.engine.hand import PLAYER_VERBS
 from games.live import announced, ejection, metrics, practice, presence, runtime, service, socket_counts
