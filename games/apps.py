@@ -22,6 +22,12 @@ class GamesConfig(AppConfig):
 
         user_timed_out.connect(on_user_timed_out, dispatch_uid="games.eject_timed_out_player")
 
+        from games.tournaments.service import on_room_closed
+
+        # A player the room closes to is unregistered from the sit-and-gos not yet started.
+        for signal in (user_banned, user_self_excluded, user_timed_out):
+            signal.connect(on_room_closed, dispatch_uid=f"games.tournaments.withdraw.{id(signal)}")
+
         from accounts.services.profile import provide_hand_stats
         from games.players.service import profile_stats
 

@@ -237,3 +237,28 @@ def cancel(
         if was_open:  # the lobby always offers one of each format
             open_tournament(sit_and_go=SitAndGo.from_key(tournament.format_key))
     return shares
+
+
+def withdraw(*, user: User) -> list[int]:
+    """Unregister the player from every sit-and-go not yet started, buy-ins back (a ban, a time-out
+    or a self-exclusion closes the room to them: RULES.md §8 gives the buy-in back before the start).
+    Returns the tournaments left. A started one plays on as §8 says of an absent player."""
+    waiting = Entry.objects.filter(
+        user=user, unregistered_at__isnull=True, tournament__status=Tournament.Status.OPEN
+    ).values_list("tournament_id", flat=True)
+    left = []
+    for tournament_id in list(waiting):
+        try:
+            unregister(user=user, tournament_id=tournament_id)
+        except TournamentRefused:  # it started meanwhile
+            continue
+        left.append(tournament_id)
+    return left
+
+
+def on_room_closed(sender: object, *, user: User, **kwargs: object) -> None:
+    """The ban's, time-out's and self-exclusion's signals (sent after their commit)."""
+    if withdraw(user=user):
+        from games.tournaments.announce import tournaments_changed
+
+        tournaments_changed()

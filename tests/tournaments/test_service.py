@@ -321,3 +321,19 @@ def test_cancel_needs_the_right_and_a_reason_and_changes_nothing_without():
         cancel(tournament_id=tournament.pk, staff_user=staff_member(), reason="  ")
     assert Tournament.objects.get(pk=tournament.pk).status == "open"
     assert wallet_balance(user=player) == 900
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_time_out_or_a_self_exclusion_withdraws_the_player_from_sit_and_gos_not_started():
+    from accounts.services.responsible import take_break
+
+    heads_up, six_max = open_tournament(sit_and_go=HEADS_UP), open_tournament(sit_and_go=SIX_MAX)
+    resting, excluded = new_player(), new_player()
+    register(user=resting, tournament_id=heads_up.pk)
+    register(user=excluded, tournament_id=six_max.pk)
+    take_break(user=resting, period="24h")
+    assert wallet_balance(user=resting) == 1000 and pool_balance(tournament_id=heads_up.pk) == 0
+    take_break(user=excluded, period="6months")
+    assert wallet_balance(user=excluded) == 1000 and pool_balance(tournament_id=six_max.pk) == 0
+    assert not Entry.objects.filter(unregistered_at__isnull=True).exists()
+    ledger_sound()
