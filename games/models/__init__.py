@@ -22,8 +22,10 @@ from games.models.social import ChatMessage as ChatMessage
 from games.models.social import ChatMode
 from games.models.social import ChatMute as ChatMute
 from games.models.social import ChatWord as ChatWord
+from games.models.social import Friendship as Friendship
 from games.models.social import Ignore as Ignore
 from games.models.social import Report as Report
+from games.models.social import TableInvitation as TableInvitation
 
 # The table's rules live with the engine's; the models and their constraints take them from there.
 STAKES, MIN_SEATS, MAX_SEATS = table_rules.STAKES, table_rules.MIN_SEATS, table_rules.MAX_SEATS

@@ -131,7 +131,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
-        await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
+        await presence.socket_opened(
+            socket_id=self.channel_name, user_id=self.user.pk, table_id=self.table_id
+        )
         runtime.ensure_clock()
         # The chat as it is now, after the table (a reconnecting page missed the lines said while
         # it was away): in the same frame when both fit, else in frames of its own (``send``).
