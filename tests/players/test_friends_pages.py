@@ -77,8 +77,8 @@ def test_a_request_to_someone_who_blocked_you_is_refused_in_bulgarian():
 
 
 def test_a_duplicate_request_is_refused():
-    ann, bob = make_player("ann"), make_player("bob")
-    a = signed_in(ann)
+    make_player("bob")
+    a = signed_in(make_player("ann"))
     post(a, "friend_request", user="bob")
     assert "You have already asked bob; they have not answered yet." in post(a, "friend_request", user="bob")
     assert Friendship.objects.count() == 1

@@ -121,15 +121,10 @@ class FriendsMachine(RuleBasedStateMachine):
             return
         index = {person.pk: i for i, person in enumerate(self.people)}
         rows = list(Friendship.objects.all())
-        stored_friends = {
-            frozenset((index[r.low_id], index[r.high_id]))
-            for r in rows
-            if r.status == Friendship.Status.FRIENDS
-        }
+        pairs = {r.pk: frozenset((index[r.low_id], index[r.high_id])) for r in rows}
+        stored_friends = {pairs[r.pk] for r in rows if r.status == Friendship.Status.FRIENDS}
         stored_pending = {
-            frozenset((index[r.low_id], index[r.high_id])): index[r.requested_by_id]
-            for r in rows
-            if r.status == Friendship.Status.PENDING
+            pairs[r.pk]: index[r.requested_by_id] for r in rows if r.status == Friendship.Status.PENDING
         }
         blocks = {(index[u], index[i]) for u, i in Ignore.objects.values_list("user_id", "ignored_id")}
         for a, b in itertools.combinations(range(PLAYERS), 2):
