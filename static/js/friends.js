@@ -39,13 +39,14 @@
     fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" }).then(poll);
   });
 
+  var row = document.getElementById("notify-row");
   var ask = document.getElementById("notify-permission");
   var state = document.getElementById("notify-state");
-  if (ask && hasApi && Notification.permission === "default") {
-    ask.hidden = false;
+  if (row && ask && hasApi && Notification.permission === "default") {
+    row.hidden = false;
     ask.addEventListener("click", function () {
       Notification.requestPermission().then(function (answer) {
-        ask.hidden = answer !== "default";
+        row.hidden = answer === "granted" || answer === "denied";
         if (state) state.textContent = answer === "granted" ? ask.dataset.granted : ask.dataset.denied;
       });
     });

@@ -44,6 +44,9 @@ def test_friends_find_each_other_and_one_invites_the_other(site_server: LiveServ
     # ---- ann asks bob, by name, from the friends page (linked from the header).
     ann.page.get_by_role("link", name="Friends").click()
     expect(ann.page).to_have_url(url + "/friends/")
+    # Her browser was never asked: the page offers to, and asks only when she clicks.
+    assert ann.page.evaluate("Notification.permission") == "default"
+    expect(ann.page.locator("#notify-row")).to_be_visible()
     assert violations(ann.page) == []  # the empty page
     ann.page.fill("#friend-name", "bob")
     ann.page.get_by_role("button", name="Send a friend request").click()
@@ -64,6 +67,8 @@ def test_friends_find_each_other_and_one_invites_the_other(site_server: LiveServ
     bob.page.get_by_role("button", name="Accept ann").click()
     expect(bob.page.locator(".messages")).to_contain_text("You and ann are friends now.")
     expect(bob.page.locator("#friend-list li[data-friend=ann]")).to_have_count(1)
+    # bob's browser already allows notifications: nothing to ask him.
+    expect(bob.page.locator("#notify-row")).to_be_hidden()
 
     # ---- ann opens a table and sits down; bob sees her online, at that table.
     ann.page.goto(url + "/lobby/")
