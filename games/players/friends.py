@@ -181,9 +181,9 @@ def notices(request: HttpRequest) -> JsonResponse:
 
 @login_required
 @require_GET
-def follow(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def follow(request: HttpRequest, pk: int) -> HttpResponse:
     """An invitation's link: put it away and go to its table."""
-    invitation = friends.follow(user=request.user, invitation_id=invitation_id)
+    invitation = friends.follow(user=request.user, invitation_id=pk)
     if invitation is None:
         messages.error(request, _("This invitation is no longer open."))
         return redirect("friends")
@@ -192,10 +192,10 @@ def follow(request: HttpRequest, invitation_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def dismiss(request: HttpRequest, invitation_id: int) -> HttpResponse:
+def dismiss(request: HttpRequest, pk: int) -> HttpResponse:
     """The recipient puts an invitation away; following its link does so too (``follow``)."""
     try:
-        friends.dismiss(user=request.user, invitation_id=invitation_id)
+        friends.dismiss(user=request.user, invitation_id=pk)
     except friends.FriendRefused as exc:
         return HttpResponse(str(exc), status=400, content_type="text/plain; charset=utf-8")
     return HttpResponse(status=204)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("friends/unblock/", friends.unblock, name="friend_unblock"),
     path("friends/invite/", friends.invite, name="friend_invite"),
     path("friends/notices/", friends.notices, name="friend_notices"),
-    path("friends/invitations/<int:invitation_id>/", friends.follow, name="friend_invitation"),
-    path("friends/invitations/<int:invitation_id>/dismiss/", friends.dismiss, name="friend_dismiss"),
+    # Short: Django's debug 404 page lists every route, and a phone must not scroll sideways on it.
+    path("friends/<int:pk>/", friends.follow, name="friend_invitation"),
+    path("friends/<int:pk>/dismiss/", friends.dismiss, name="friend_dismiss"),
 ]
