@@ -5,7 +5,6 @@ notices every page asks for."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -14,13 +13,6 @@ from games.social import friends
 from tests.live.tablekit import make_player, make_table
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def signed_in(user, language: str = "en") -> Client:

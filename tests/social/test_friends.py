@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.core.cache import cache
 from django.db import close_old_connections
 from django.utils import timezone
 
@@ -22,13 +21,6 @@ from tests.live.tablekit import make_player, make_table
 from tests.social.kit import a_computer
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    cache.clear()  # the rate limits count in the cache, which outlives a test in memory
-    yield
-    cache.clear()
 
 
 def befriend(a, b) -> None:
