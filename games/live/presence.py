@@ -52,9 +52,10 @@ def _member(socket_id: str, user_id: int, table_id: int) -> str:
 def _user_and_table(member: str) -> tuple[int, int] | None:
     user, _sep, rest = member.partition(":")
     table = rest.partition(":")[0]
-    if not (user.isdigit() and table.isdigit()):
-        return None  # not one of ours (written by an older process): it ages out
-    return int(user), int(table)
+    if not user.isdigit():
+        return None
+    # A process from before tables were named ("user:socket") still counts, at no table (0).
+    return int(user), int(table) if table.isdigit() else 0
 
 
 def _redis_store() -> RedisStateStore | None:

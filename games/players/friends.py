@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -42,7 +44,7 @@ def friends_page(request: HttpRequest) -> HttpResponse:
     return render(request, "players/friends.html", {"page": page})
 
 
-def _action(request: HttpRequest, do, done: str) -> HttpResponse:  # type: ignore[no-untyped-def]
+def _action(request: HttpRequest, do: Callable[[User | None], object], done: str) -> HttpResponse:
     other = _named(request)
     try:
         do(other)

@@ -115,3 +115,14 @@ async def test_each_socket_names_its_table_for_the_friends_page(backend) -> None
     assert await sync_to_async(presence.tables_of)(user_ids={ann.pk, bob.pk}) == {ann.pk: {oak.pk}}
     await a1.comm.disconnect()
     assert await sync_to_async(presence.tables_of)(user_ids={ann.pk, bob.pk}) == {}
+
+
+async def test_a_socket_counted_by_an_older_process_still_counts_at_no_table(redis_url, settings) -> None:
+    """During a deploy an older process writes "user:socket" (no table): counted, never misread."""
+    settings.REDIS_URL = redis_url
+    from games.live.store import get_state_store
+
+    store = get_state_store()
+    await store.client.zadd(f"{store.prefix}presence", {"7:specific.abc!def": time.time()})
+    assert await sync_to_async(counted)() == (1, 1)
+    assert await sync_to_async(presence.tables_of)(user_ids={7}) == {7: {0}}
