@@ -19,6 +19,7 @@ from accounts import user_admin  # noqa: F401 (registers the users' page: Django
 from accounts.admin_filters import player_filter, table_filter
 from accounts.admin_paging import GrowingListAdmin
 from accounts.models import Ban, LedgerAccount, LedgerEntry, LedgerTransaction, StaffAction
+from accounts.staff_pages import table_page
 
 
 class ReadOnlyAdmin(GrowingListAdmin):
@@ -107,7 +108,9 @@ class StaffActionAdmin(ReadOnlyAdmin):
     def on_table(self, action: StaffAction) -> str:
         if action.table_id is None:
             return "-"
-        url = reverse("admin:games_table_change", args=[action.table_id])
+        url = table_page(action.table_id)  # the games app registers its table page
+        if url is None:
+            return f"#{action.table_id}"
         return format_html('<a href="{}">#{}</a>', url, action.table_id)
 
     @admin.display(description=gettext_lazy("details"))

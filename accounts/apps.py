@@ -6,4 +6,7 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and chips"
 
     def ready(self) -> None:
-        from accounts import signals  # noqa: F401  (connects the sign-up grant)
+        from accounts import (
+            signals,  # noqa: F401  (connects the sign-up grant)
+            staff_kinds,  # noqa: F401  (registers the accounts app's staff actions)
+        )

@@ -11,8 +11,8 @@ import uuid
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounts.services.posting import MAX_AMOUNT
-from accounts.services.staff_log import MAX_TOKEN_LENGTH
+from accounts.ledger.posting import MAX_AMOUNT
+from accounts.staff_log.log import MAX_TOKEN_LENGTH
 
 
 def new_token() -> str:

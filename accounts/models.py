@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.staff_log.kinds import kind_choices
 from accounts.usernames import username_skeleton
 
 
@@ -96,12 +97,14 @@ class Ban(models.Model):
 
 
 class LedgerAccount(models.Model):
-    """Where chips sit: the house (source of grants), a user's wallet, or a user's seat at a table."""
+    """Where chips sit: the house (source of grants), a user's wallet, a user's seat at a table, or
+    a sit-and-go's prize pool (its buy-ins until the prizes are paid)."""
 
     class Kind(models.TextChoices):
         HOUSE = "house", "house"
         WALLET = "wallet", "wallet"
         SEAT = "seat", "seat"
+        POOL = "pool", "prize pool"
 
     kind = models.CharField(max_length=8, choices=Kind.choices)
     user = models.ForeignKey(
@@ -113,6 +116,8 @@ class LedgerAccount(models.Model):
     )
     # A plain integer, not a foreign key: the ledger must not depend on the games app.
     table_id = models.PositiveIntegerField(null=True, blank=True)
+    # The same for a prize pool's tournament.
+    tournament_id = models.PositiveIntegerField(null=True, blank=True)
     key = models.CharField(max_length=64, unique=True)
     balance = models.BigIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -127,9 +132,10 @@ class LedgerAccount(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(kind="house", user__isnull=True, table_id__isnull=True)
-                    | Q(kind="wallet", user__isnull=False, table_id__isnull=True)
-                    | Q(kind="seat", user__isnull=False, table_id__isnull=False)
+                    Q(kind="house", user__isnull=True, table_id__isnull=True, tournament_id__isnull=True)
+                    | Q(kind="wallet", user__isnull=False, table_id__isnull=True, tournament_id__isnull=True)
+                    | Q(kind="seat", user__isnull=False, table_id__isnull=False, tournament_id__isnull=True)
+                    | Q(kind="pool", user__isnull=True, table_id__isnull=True, tournament_id__isnull=False)
                 ),
                 name="ledger_account_owner_matches_kind",
             ),
@@ -144,6 +150,8 @@ class LedgerAccount(models.Model):
             return "the house"
         if self.kind == self.Kind.WALLET:
             return f"the wallet of {self.user}"
+        if self.kind == self.Kind.POOL:
+            return f"the prize pool of tournament {self.tournament_id}"
         return f"the seat of {self.user} at table {self.table_id}"
 
 
@@ -158,6 +166,11 @@ class LedgerTransaction(models.Model):
         BUY_IN = "buy_in", "buy-in"
         CASH_OUT = "cash_out", "cash-out"
         HAND_SETTLE = "hand_settle", "hand settled"
+        # Sit-and-go tournaments (RULES.md §8): a buy-in into the prize pool, a buy-in back
+        # (unregistered, or cancelled by staff), the prizes paid out.
+        TOURNAMENT_BUY_IN = "sng_buy_in", "tournament buy-in"
+        TOURNAMENT_REFUND = "sng_refund", "tournament refund"
+        TOURNAMENT_PRIZES = "sng_prizes", "tournament prizes"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     memo = models.TextField(blank=True)
@@ -215,20 +228,6 @@ class StaffAction(models.Model):
     ``token`` names the form that asked for it, so a form submitted twice acts (and is logged) once.
     """
 
-    class Kind(models.TextChoices):
-        BAN = "ban", _("ban")
-        LIFT_BAN = "lift_ban", _("ban lifted")
-        WALLET_ADJUST = "wallet_adjust", _("wallet adjustment")
-        TABLE_CLOSE = "table_close", _("table closed")
-        SEAT_REMOVE = "seat_remove", _("player removed")
-        TABLE_EDIT = "table_edit", _("table settings changed")
-        RIGHTS = "rights", _("staff rights changed")
-        CHAT_DELETE = "chat_delete", _("chat message deleted")
-        CHAT_MUTE = "chat_mute", _("muted in chat")
-        REPORT_CLOSE = "report_close", _("report dealt with")
-        ACCOUNT = "account", _("account changed")
-        LIFT_BREAK = "lift_break", _("break from play lifted")
-
     created_at = models.DateTimeField(default=timezone.now, db_index=True, verbose_name=_("when"))
     staff_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -238,7 +237,9 @@ class StaffAction(models.Model):
         related_name="staff_actions_made",
         verbose_name=_("staff member"),
     )
-    kind = models.CharField(max_length=16, choices=Kind.choices, verbose_name=_("what"))
+    # What was done: a kind its part registered (accounts.staff_log.kinds), so the log names no
+    # other app's actions; the choices are read when they are used, every part loaded.
+    kind = models.CharField(max_length=16, choices=kind_choices, verbose_name=_("what"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

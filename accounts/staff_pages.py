@@ -10,6 +10,7 @@ form, which the staff log then knows was sent, instead of a fresh one that would
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
@@ -21,9 +22,52 @@ from django.utils.http import urlencode
 
 from accounts.forms import new_token
 from accounts.models import User
-from accounts.services.staff_log import action_of_token, already_done
+from accounts.staff_log.log import action_of_token, already_done
 
 TEMPLATE = "accounts/admin/staff_action.html"
+
+
+# ---------------------------------------------------------------- other parts' staff pages
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    """A button on a player's staff page to another part's page about them (the games app's
+    whole picture, their hands...), registered by that part: accounts names no other app's pages
+    or permissions."""
+
+    url: Callable[[int], str]  # the page's address, from the player's id
+    label: Any  # a lazily translated string
+    permission: str | None = None  # "app.codename" the staff member needs (None: any staff)
+    first: bool = False  # before the accounts app's own buttons (else after them)
+
+
+_PLAYER_LINKS: list[PlayerLink] = []
+_TABLE_PAGE: list[Callable[[int], str]] = []
+
+
+def add_player_links(*links: PlayerLink) -> None:
+    """Register buttons for the player's staff page (once each: a repeat changes nothing)."""
+    _PLAYER_LINKS.extend(link for link in links if link not in _PLAYER_LINKS)
+
+
+def player_links(*, staff_user: Any, user_id: int, first: bool) -> list[tuple[str, str]]:
+    """The registered buttons (the first ones, or the rest) this staff member may follow."""
+    return [
+        (link.url(user_id), link.label)
+        for link in _PLAYER_LINKS
+        if link.first == first and (link.permission is None or staff_user.has_perm(link.permission))
+    ]
+
+
+def set_table_page(url: Callable[[int], str]) -> None:
+    """Where the staff log links a table's number (the part that has tables says)."""
+    _TABLE_PAGE[:] = [url]
+
+
+def table_page(table_id: int) -> str | None:
+    """The staff page of table ``table_id``; None while no part registered one."""
+    return _TABLE_PAGE[0](table_id) if _TABLE_PAGE else None
 
 
 def staff_action_page(

@@ -27,11 +27,13 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts import staff_kinds
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import BanForm, LiftBanForm, WalletAdjustForm
-from accounts.models import Ban, LedgerAccount, LossLimit, PlayBreak, StaffAction, User
+from accounts.models import Ban, LedgerAccount, LossLimit, PlayBreak, User
 from accounts.services import (
     LedgerError,
+    StaffRefusal,
     active_break,
     ban_user,
     lift_ban,
@@ -41,10 +43,17 @@ from accounts.services import (
     wallet_balance,
 )
 from accounts.services.sign_ins import sign_in_addresses
-from accounts.services.staff_log import log_account_change, log_rights_change, user_rights
-from accounts.staff_pages import form_token, refuse_if_sent, staff_action_page, staff_log_link, with_new_token
+from accounts.staff_log.log import log_account_change, log_rights_change, user_rights
+from accounts.staff_pages import (
+    form_token,
+    player_links,
+    refuse_if_sent,
+    staff_action_page,
+    staff_log_link,
+    with_new_token,
+)
 
-Kind = StaffAction.Kind
+Kind = staff_kinds
 RIGHTS_FIELDS = ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")
 # Where the player's own password reset goes: whoever moves it can take the account.
 RESET_FIELDS = ("email",)
@@ -222,7 +231,7 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
 
     def staff_links(self, request: HttpRequest, user: User) -> list[tuple[str, str]]:
         """The buttons on a player's page: only the actions this staff member may take."""
-        links = [(reverse("admin:games_player_picture", args=[user.pk]), _("The whole picture"))]
+        links = player_links(staff_user=request.user, user_id=user.pk, first=True)
         if self.has_adjust_permission(request):
             url = reverse("admin:accounts_user_adjust_wallet", args=[user.pk])
             links.append((url, _("Adjust the wallet")))
@@ -236,12 +245,8 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
             links.append((url, _("End the break from play early")))
         if request.user.has_perm("accounts.view_staffaction"):
             links.append((staff_log_link(user=user), _("Staff actions on this user")))
-        # What the player did at tables: the games app's lists, filtered to them.
-        games = (("playedhand", _("Hands played")), ("seat", _("Seats")), ("tableevent", _("At tables")))
-        for model, label in games:
-            if request.user.has_perm(f"games.view_{model}"):
-                links.append((f"{reverse(f'admin:games_{model}_changelist')}?player={user.pk}", label))
-        return links
+        # Other parts' pages about the player (the games app's: what they did at tables).
+        return links + player_links(staff_user=request.user, user_id=user.pk, first=False)
 
     def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None):
         user = self.get_queryset(request).filter(pk=object_id).first() if object_id.isdigit() else None
@@ -358,7 +363,7 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
                 staff_user=request.user,
                 idempotency_key=f"adjust:{data['token']}",
             )
-        except LedgerError as exc:
+        except (LedgerError, StaffRefusal) as exc:
             self.message_user(request, str(exc), messages.ERROR)
         else:
             self.message_user(
@@ -473,7 +478,7 @@ class UserAdmin(GrowingListAdmin, DjangoUserAdmin):
         for user in users:
             try:
                 act(user)
-            except LedgerError as exc:
+            except (LedgerError, StaffRefusal) as exc:
                 self.message_user(request, str(exc), messages.WARNING)
             else:
                 self.message_user(request, done % {"user": user}, messages.SUCCESS)

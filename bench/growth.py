@@ -2,7 +2,7 @@
 
 On its own fresh PostgreSQL database (made from ``--database-url``'s server, dropped afterwards),
 it fills hands and ledger entries shaped as the settlement path writes them (games.live.records,
-accounts.services.posting: a stored hand, its players' rows, a hand_settle transaction with an
+accounts.ledger.posting: a stored hand, its players' rows, a hand_settle transaction with an
 entry per seat, the copies the lists read), in bulk, one size after the other; open tables for the
 lobby, a part of them with players; one heavy player who plays ``--heavy-share`` of the hands.
 At each size it asks each page ``--requests`` times through Django's test client (``DEBUG`` off,
@@ -106,9 +106,9 @@ class Room:
 def _start(room: Room) -> None:
     from django.contrib.auth import get_user_model
 
+    from accounts.ledger.posting import house_account
     from accounts.models import LedgerAccount
     from accounts.services import grant_signup_bonus
-    from accounts.services.posting import house_account
     from games.models import Table
 
     user_model = get_user_model()

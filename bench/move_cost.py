@@ -75,7 +75,7 @@ def _new_doc(table_id: int) -> dict[str, Any]:
         "turn_seconds": 30,
         "status": "open",
         "private": False,
-        "practice": False,
+        "kind": "cash",
     }
     doc = new_table_doc(table=settings, seats=seats)
     doc["epoch"] = secrets.token_hex(4)

@@ -154,11 +154,11 @@ def fill_players(*, players: int, now: datetime) -> list[int]:
     return ids
 
 
-def fill_tables(*, now: datetime) -> list[tuple[int, int, bool, bool]]:
-    """(id, stake, private, practice) of each table: one in ten private, one in twenty practice."""
+def fill_tables(*, now: datetime) -> list[tuple[int, int, bool, str]]:
+    """(id, stake, private, kind) of each table: one in ten private, one in twenty practice."""
     rows = []
     for i in range(1, TABLES + 1):
-        rows.append((i, STAKES[i % 4], i % 10 == 0, i % 20 == 7))
+        rows.append((i, STAKES[i % 4], i % 10 == 0, "practice" if i % 20 == 7 else "cash"))
     _copy(
         "games_table",
         (
@@ -171,13 +171,13 @@ def fill_tables(*, now: datetime) -> list[tuple[int, int, bool, bool]]:
             "private",
             "invite_code",
             "status",
-            "practice",
+            "kind",
             "created_at",
             "hands_started",
         ),
         (
-            (i, f"Bench {i}", stake, 4, True, 30, private, f"bench-invite-{i}", "open", practice, now, 0)
-            for i, stake, private, practice in rows
+            (i, f"Bench {i}", stake, 4, True, 30, private, f"bench-invite-{i}", "open", kind, now, 0)
+            for i, stake, private, kind in rows
         ),
     )
     _reset_sequences("games_table")
@@ -195,7 +195,7 @@ def fill_hands(
     seat_id = first * 4
     numbers: dict[int, int] = {}
     for hand_id in range(first, first + count):
-        table_id, stake, _private, _practice = tables[hand_id % len(tables)]
+        table_id, stake, _private, _kind = tables[hand_id % len(tables)]
         numbers[table_id] = numbers.get(table_id, 0) + 1
         n = rng.choice((2, 2, 3, 3, 4))
         who: list[int] = []

@@ -26,10 +26,16 @@ from accounts.admin import ReadOnlyAdmin
 from accounts.admin_filters import player_filter, table_filter
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import StaffForm
-from accounts.models import StaffAction
 from accounts.services import may
-from accounts.services.staff_log import action_of_token, already_done
-from accounts.staff_pages import staff_action_page, staff_log_link
+from accounts.staff_log.log import action_of_token, already_done
+from accounts.staff_pages import (
+    PlayerLink,
+    add_player_links,
+    set_table_page,
+    staff_action_page,
+    staff_log_link,
+)
+from games import staff_kinds
 from games.live import staff
 from games.models import HandPlayer, PlayedHand, Seat, Table, TableEvent
 from games.oversight.player_picture import ledger_kinds, player_picture
@@ -37,6 +43,7 @@ from games.oversight.player_picture import ledger_kinds, player_picture
 # Reports and the chat have their staff pages beside the players' report forms; importing them
 # here registers them with the admin (which looks only for games.admin).
 from games.reports import admin as reports_admin  # noqa: F401
+from games.tournaments import admin as tournaments_admin  # noqa: F401
 
 
 class TableReasonForm(StaffForm):
@@ -85,6 +92,34 @@ class TableAdminForm(forms.ModelForm):
         return data
 
 
+def _their_rows(model: str) -> PlayerLink:
+    """A button to the games app's list of ``model`` rows, filtered to the player."""
+    return PlayerLink(
+        url=lambda user_id: f"{reverse(f'admin:games_{model}_changelist')}?player={user_id}",
+        label=_ROW_LABELS[model],
+        permission=f"games.view_{model}",
+    )
+
+
+_ROW_LABELS = {
+    "playedhand": gettext_lazy("Hands played"),
+    "seat": gettext_lazy("Seats"),
+    "tableevent": gettext_lazy("At tables"),
+}
+
+# The accounts app's pages link to these (accounts knows no page of games): a player's whole
+# picture and what they did at tables, and a table's page from the staff log.
+add_player_links(
+    PlayerLink(
+        url=lambda user_id: reverse("admin:games_player_picture", args=[user_id]),
+        label=gettext_lazy("The whole picture"),
+        first=True,
+    ),
+    *(_their_rows(model) for model in _ROW_LABELS),
+)
+set_table_page(lambda table_id: reverse("admin:games_table_change", args=[table_id]))
+
+
 # Sent with a table's form when the page showed the stake, the seats and dark play editable.
 SETTINGS_EDITABLE = "_settings_editable"
 
@@ -99,16 +134,16 @@ class TableAdmin(GrowingListAdmin):
         "seat_count",
         "dark_play",
         "private",
-        "practice",
+        "kind",
         "status",
         "hands_started",
     )
-    list_filter = ("status", "stake", "private", "practice")
+    list_filter = ("status", "stake", "private", "kind")
     search_fields = ("=id", "name")
     inlines = [SeatInline]
     actions = ["close_tables"]
-    # The practice flag decides whether chips are the ledger's or practice chips: never changed.
-    ALWAYS_READ_ONLY = ("invite_code", "status", "practice", "hands_started", "created_at", "created_by")
+    # The kind decides where the chips come from (games.kinds): chosen once, never changed.
+    ALWAYS_READ_ONLY = ("invite_code", "status", "kind", "hands_started", "created_at", "created_by")
 
     def settings_editable(self, request: HttpRequest, obj: Table | None) -> bool:
         """Whether the form has the stake, the seats and dark play. A page shows them only while
@@ -129,7 +164,7 @@ class TableAdmin(GrowingListAdmin):
         return False  # closing keeps the history; deleting would lose stored hands
 
     def has_close_permission(self, request: HttpRequest) -> bool:
-        return may(staff_user=request.user, kind=StaffAction.Kind.TABLE_CLOSE)
+        return may(staff_user=request.user, kind=staff_kinds.TABLE_CLOSE)
 
     def save_model(self, request: HttpRequest, obj: Table, form, change: bool) -> None:
         if not change:
@@ -235,7 +270,7 @@ class SeatAdmin(ReadOnlyAdmin):
     actions = ["remove_players"]
 
     def has_remove_permission(self, request: HttpRequest) -> bool:
-        return may(staff_user=request.user, kind=StaffAction.Kind.SEAT_REMOVE)
+        return may(staff_user=request.user, kind=staff_kinds.SEAT_REMOVE)
 
     @admin.action(
         description=gettext_lazy("Remove selected players from their seats (asks for a reason)"),

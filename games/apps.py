@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.services.bans import user_banned
+        from games import staff_kinds  # noqa: F401  (registers the games app's staff actions)
         from games.live.ejection import on_user_banned
 
         user_banned.connect(on_user_banned, dispatch_uid="games.eject_banned_player")

@@ -1,9 +1,10 @@
-"""Template context for every page: the player's wallet balance."""
+"""Template context for every page: the player's wallet balance, and whether tournaments are open."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest
 
 from accounts.services import wallet_balance
@@ -17,4 +18,4 @@ def site(request: HttpRequest) -> dict[str, object]:
         def balance() -> int:
             return wallet_balance(user=user)
 
-    return {"wallet_balance": balance}
+    return {"wallet_balance": balance, "tournaments_open": settings.TOURNAMENTS_OPEN}

@@ -181,6 +181,9 @@ if LIVE_TABLE_WORKER and not REDIS_URL:
 # (games/live/socket_counts.py); 0 turns a limit off. One more is closed with 4429.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", 12, minimum=0, maximum=10000)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 48, minimum=0, maximum=100000)
+# Sit-and-go tournaments (games/tournaments): registration and its pages are built, play at a
+# tournament table is not yet, so they stay closed to players until it is (issue 33). Tests open them.
+TOURNAMENTS_OPEN = env_bool("TOURNAMENTS_OPEN", False)
 # Seconds of time bank each player has per sitting at a real table, used when a turn's clock runs
 # out (games/live/turn_time.py); 0 turns it off. Taken into a table's document when it is loaded.
 LIVE_TIME_BANK_SECONDS = env_int("LIVE_TIME_BANK_SECONDS", 30, minimum=0, maximum=600)

@@ -37,6 +37,7 @@ urlpatterns = [
     path("", include("games.history.urls")),
     path("", include("games.players.urls")),
     path("", include("games.reports.urls")),
+    path("", include("games.tournaments.urls")),
 ]
 
 if getattr(settings, "SVARA_TEST_HOOKS", False):

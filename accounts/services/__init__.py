@@ -1,14 +1,14 @@
 """The accounts app's services: the only code that changes balances or bans.
 
-Import from here (``from accounts.services import seat_buy_in``); the modules are:
-ledger.py (transfers), grants.py (free chips), bans.py, audit.py (the chip audit), profile.py
-(read-only queries), responsible.py (time-outs and self-exclusions), staff_log.py (staff rights
-and the log of staff actions), posting.py (the locked, balanced write they all share), errors.py.
+Import from here (``from accounts.services import seat_buy_in``); the modules are: ledger.py (the
+ledger's transfers with what may move chips checked first), grants.py (free chips), bans.py,
+profile.py (read-only queries), responsible.py (time-outs, self-exclusions and limits). The ledger
+itself (posting, transfers, the audit, its errors) and the staff log (rights and the log of staff
+actions) are their own packages below these: accounts.ledger and accounts.staff_log.
 """
 
-from accounts.services.audit import AuditReport, audit_ledger
-from accounts.services.bans import active_ban, ban_user, ensure_not_banned, is_banned, lift_ban, user_can_sit
-from accounts.services.errors import (
+from accounts.ledger.audit import AuditReport, audit_ledger
+from accounts.ledger.errors import (
     GrantNotAvailable,
     IdempotencyConflict,
     InsufficientFunds,
@@ -17,6 +17,7 @@ from accounts.services.errors import (
     UnknownAccount,
     UserBanned,
 )
+from accounts.services.bans import active_ban, ban_user, ensure_not_banned, is_banned, lift_ban, user_can_sit
 from accounts.services.grants import (
     grant_signup_bonus,
     grant_status,
@@ -38,7 +39,8 @@ from accounts.services.responsible import (
     lift_break,
     take_break,
 )
-from accounts.services.staff_log import AlreadyDone, NotPermitted, may, record_staff_action
+from accounts.staff_log.errors import AlreadyDone, NotPermitted, StaffRefusal
+from accounts.staff_log.log import may, record_staff_action
 
 __all__ = [
     "AlreadyDone",
@@ -50,6 +52,7 @@ __all__ = [
     "LedgerError",
     "NotPermitted",
     "PlayPaused",
+    "StaffRefusal",
     "UnknownAccount",
     "UserBanned",
     "active_ban",

@@ -9,11 +9,12 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Ban, StaffAction, User
-from accounts.services.errors import LedgerError, UserBanned
-from accounts.services.posting import check_user
-from accounts.services.staff_log import (
-    NotPermitted,
+from accounts import staff_kinds
+from accounts.ledger.errors import LedgerError, UserBanned
+from accounts.ledger.posting import check_user
+from accounts.models import Ban, User
+from accounts.staff_log.errors import NotPermitted
+from accounts.staff_log.log import (
     check_not_done,
     check_reason,
     check_right,
@@ -51,7 +52,7 @@ def user_can_sit(*, user: Any) -> bool:
 
 def ban_user(*, user: Any, reason: str, staff_user: Any, token: str | None = None) -> Ban:
     """Ban a player with a reason (needs "add ban"); logged as a staff action."""
-    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.BAN)
+    staff_user = check_right(staff_user=staff_user, kind=staff_kinds.BAN)
     user = check_user(user)
     token = check_token(token)
     reason = check_reason(reason, message=_("A reason is required to ban a user."))
@@ -65,7 +66,7 @@ def ban_user(*, user: Any, reason: str, staff_user: Any, token: str | None = Non
         with transaction.atomic():
             ban = Ban.objects.create(user=user, reason=reason, staff_user=staff_user)
             record_staff_action(
-                staff_user=staff_user, kind=StaffAction.Kind.BAN, user=user, reason=reason, token=token
+                staff_user=staff_user, kind=staff_kinds.BAN, user=user, reason=reason, token=token
             )
             # The tables (another app) take the player off their seats and close their sockets.
             transaction.on_commit(lambda: user_banned.send(sender=Ban, user=user, ban=ban))
@@ -77,7 +78,7 @@ def ban_user(*, user: Any, reason: str, staff_user: Any, token: str | None = Non
 
 def lift_ban(*, user: Any, staff_user: Any, reason: str, token: str | None = None) -> Ban:
     """Lift the active ban, with a reason (needs "lift ban"); logged as a staff action."""
-    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.LIFT_BAN)
+    staff_user = check_right(staff_user=staff_user, kind=staff_kinds.LIFT_BAN)
     user = check_user(user)
     token = check_token(token)
     reason = check_reason(reason, message=_("A reason is required to lift a ban."))
@@ -92,7 +93,7 @@ def lift_ban(*, user: Any, staff_user: Any, reason: str, token: str | None = Non
         ban.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         record_staff_action(
             staff_user=staff_user,
-            kind=StaffAction.Kind.LIFT_BAN,
+            kind=staff_kinds.LIFT_BAN,
             user=user,
             reason=reason,
             token=token,

@@ -22,10 +22,8 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from accounts.models import LedgerAccount, LedgerTransaction, User
-from accounts.services.bans import ensure_not_banned
-from accounts.services.errors import GrantNotAvailable
-from accounts.services.posting import (
+from accounts.ledger.errors import GrantNotAvailable
+from accounts.ledger.posting import (
     check_user,
     house_account,
     lock_accounts,
@@ -33,6 +31,8 @@ from accounts.services.posting import (
     post,
     wallet_account,
 )
+from accounts.models import LedgerAccount, LedgerTransaction, User
+from accounts.services.bans import ensure_not_banned
 
 SIGNUP_BONUS = 1_000
 DAILY_BONUS = 500

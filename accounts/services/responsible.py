@@ -26,6 +26,9 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import staff_kinds
+from accounts.ledger.errors import InvalidRequest, LedgerError
+from accounts.ledger.posting import MAX_AMOUNT, check_user
 from accounts.models import (
     LedgerAccount,
     LedgerEntry,
@@ -33,12 +36,9 @@ from accounts.models import (
     LossLimit,
     PlayBreak,
     PlayTimeLimit,
-    StaffAction,
     User,
 )
-from accounts.services.errors import InvalidRequest, LedgerError
-from accounts.services.posting import MAX_AMOUNT, check_user
-from accounts.services.staff_log import (
+from accounts.staff_log.log import (
     check_not_done,
     check_reason,
     check_right,
@@ -129,7 +129,7 @@ def take_break(*, user: Any, period: Any) -> PlayBreak:
 
 def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = None) -> list[PlayBreak]:
     """End the player's breaks in force early: superusers only, with a reason, logged."""
-    staff_user = check_right(staff_user=staff_user, kind=StaffAction.Kind.LIFT_BREAK)
+    staff_user = check_right(staff_user=staff_user, kind=staff_kinds.LIFT_BREAK)
     user = check_user(user)
     token = check_token(token)
     reason = check_reason(reason, message=_("A reason is required to end a break from play early."))
@@ -148,7 +148,7 @@ def lift_break(*, user: Any, staff_user: Any, reason: str, token: str | None = N
             play_break.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         record_staff_action(
             staff_user=staff_user,
-            kind=StaffAction.Kind.LIFT_BREAK,
+            kind=staff_kinds.LIFT_BREAK,
             user=user,
             reason=reason,
             token=token,
@@ -183,11 +183,19 @@ def period_bounds(*, period: str, now: datetime) -> tuple[datetime, datetime]:
     return start, (start + timedelta(days=32)).replace(day=1)
 
 
+# The transactions that win or lose chips (a buy-in at a table only moves them to a seat).
+LOSS_KINDS = (
+    LedgerTransaction.Kind.HAND_SETTLE,
+    LedgerTransaction.Kind.TOURNAMENT_BUY_IN,
+    LedgerTransaction.Kind.TOURNAMENT_REFUND,
+    LedgerTransaction.Kind.TOURNAMENT_PRIZES,
+)
+
+
 def net_loss(*, user: User, since: datetime, until: datetime | None = None) -> int:
-    """Chips lost in settled hands since ``since`` less chips won (negative: a net win)."""
-    entries = LedgerEntry.objects.filter(
-        owner=user, created_at__gte=since, transaction__kind=LedgerTransaction.Kind.HAND_SETTLE
-    )
+    """Chips lost in settled hands and tournaments since ``since`` less chips won (negative: a net
+    win). A tournament's buy-in counts as lost when paid; a refund or a prize gives it back."""
+    entries = LedgerEntry.objects.filter(owner=user, created_at__gte=since, transaction__kind__in=LOSS_KINDS)
     if until is not None:
         entries = entries.filter(created_at__lt=until)
     return -(entries.aggregate(total=Sum("amount"))["total"] or 0)

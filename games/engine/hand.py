@@ -251,20 +251,18 @@ class Hand:
         hand.seeds = dict(seeds) if seeds else None
         for deck in hand.decks:
             _check_deck(deck, 0)
-        # A player with fewer than 2 S chips (the rules' deal_in_stakes) is not dealt in (RULES.md §3).
-        # c >= that for each c, in C.
-        in_hand = hand.in_hand = list(map(ge, chips, repeat(stake * rules.deal_in_stakes)))
+        # A player with fewer than 2 S chips (the rules' deal_in_stakes) is not dealt in (RULES.md §3);
+        # in a sit-and-go any chip deals a player in (§8). c >= that for each c, in C.
+        need = 1 if rules.short_antes else stake * rules.deal_in_stakes
+        in_hand = hand.in_hand = list(map(ge, chips, repeat(need)))
         dealt_in = sum(in_hand)
         if dealt_in < 2:
-            raise ValueError(
-                f"fewer than two players have the {rules.deal_in_stakes} x stake needed to be dealt in"
-            )
+            raise ValueError(f"fewer than two players have the {need} chips needed to be dealt in")
         if hand.decks:
             _check_deck_length(hand.decks[0], dealt_in)
         hand.bets = [0] * n
         hand.cards = list(map(list, repeat((), n)))  # n empty lists, made in C
         hand.acted = [False] * n
-        hand.pot = stake * dealt_in
         hand.target = 0
         hand.dark_bets = 0
         hand.first_dark = None
@@ -280,10 +278,14 @@ class Hand:
         hand.actions = []
         hand.left = []
         hand._rotation = _rotation(n, dealer)
-        # The antes.
+        # The antes; a short stack antes all it has (a sit-and-go, §8).
         left = hand.chips = list(chips)
+        pot = 0
         for seat in compress(range(n), in_hand):
-            left[seat] -= stake
+            ante = stake if left[seat] >= stake else left[seat]
+            left[seat] -= ante
+            pot += ante
+        hand.pot = pot
         hand._cap_memo = min(compress(left, in_hand))  # nobody has bet yet: the cap is the least left
         if hand.dark_play:
             hand.phase = DARK

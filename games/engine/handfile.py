@@ -72,9 +72,9 @@ def load_hand_file(data: object) -> HandFile:
         chips.append(player["chips"])
     if len(set(names)) != len(names):
         raise HandFileError("two players have the same name")
-    if sum(c >= rules.deal_in_stakes * stake for c in chips) < 2:
+    if sum(c >= rules.deal_in_chips(stake=stake) for c in chips) < 2:
         raise HandFileError(
-            f"fewer than two players have the {rules.deal_in_stakes} x stake needed to be dealt in"
+            f"fewer than two players have the {rules.deal_in_chips(stake=stake)} chips needed to be dealt in"
         )
     dealer_name = data.get("dealer")
     if dealer_name not in names:

@@ -45,6 +45,9 @@ class Rules:
     # the fee plus join_reserve_stakes x S (RULES.md §4 step 6).
     join_fee_divisor: int = 2
     join_reserve_stakes: int = 1
+    # A sit-and-go (RULES.md §8): every seat with chips is dealt in, whatever its stack, and a seat
+    # with fewer than S chips antes all it has. Everything else (the cap included) is §4 as written.
+    short_antes: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -52,12 +55,20 @@ class Rules:
             if f.name == "stakes":
                 if not value or any(not _whole(s) or s <= 0 for s in value):
                     raise RulesError("stakes must be positive whole numbers")
+            elif f.name == "short_antes":
+                if not isinstance(value, bool):
+                    raise RulesError("short_antes must be true or false")
             elif not _whole(value) or value < 1:
                 raise RulesError(f"{f.name} must be a whole number of at least 1")
         if not 2 <= self.min_seats <= self.max_seats:
             raise RulesError("a table has at least 2 seats, min_seats to max_seats")
         if self.dark_growth < 2:
             raise RulesError("each dark bet must be more than the one before (dark_growth of at least 2)")
+
+    def deal_in_chips(self, *, stake: int) -> int:
+        """The fewest chips a seat needs to be dealt in: 2 S at a table (§3), any chip in a
+        sit-and-go (§8)."""
+        return 1 if self.short_antes else stake * self.deal_in_stakes
 
     def dark_bet(self, *, stake: int, count: int) -> int:
         """The dark bet after ``count`` dark bets: the chain's (count + 1)-th link."""
@@ -110,9 +121,11 @@ def _whole(value: object) -> bool:
 
 
 RULES_V1 = Rules(version=1)
+# The sit-and-go's hand (RULES.md §8): the table's game with short antes.
+SIT_AND_GO_V1 = Rules(version=2, short_antes=True)
 
 # Every version a stored hand may name, by number.
-KNOWN: dict[int, Rules] = {RULES_V1.version: RULES_V1}
+KNOWN: dict[int, Rules] = {rules.version: rules for rules in (RULES_V1, SIT_AND_GO_V1)}
 
 
 def rules_of_version(version: object) -> Rules:

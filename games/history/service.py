@@ -22,6 +22,7 @@ from django.utils.formats import number_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy
 
+from games import kinds
 from games.engine.cards import Card
 from games.engine.hand import BETTING, FINISHED, JOIN
 from games.engine.handfile import HandFileError, load_hand_file, refused_move, start_hand
@@ -43,11 +44,15 @@ logger = logging.getLogger(__name__)
 _grouped = lazy(lambda number: number_format(number, force_grouping=True), str)
 
 
+# The history's "Tables" filter: real chips (a kind whose chips are the wallet's) or practice.
+KIND_FILTERS = {"real": kinds.names_where(money=True), kinds.PRACTICE.name: [kinds.PRACTICE.name]}
+
+
 @dataclass(frozen=True)
 class HandFilters:
     result: str = ""  # "", "won", "lost" or "cancelled"
     stake: int | None = None
-    kind: str = ""  # "", "practice" or "real"
+    kind: str = ""  # "", "practice" or "real" (KIND_FILTERS)
     since: date | None = None
     until: date | None = None
 
@@ -127,7 +132,7 @@ def hands_for(*, user: AbstractBaseUser, filters: HandFilters) -> QuerySet[HandP
     if filters.stake is not None:
         rows = rows.filter(hand__table__stake=filters.stake)
     if filters.kind:
-        rows = rows.filter(hand__table__practice=filters.kind == "practice")
+        rows = rows.filter(hand__table__kind__in=KIND_FILTERS[filters.kind])
     if filters.since is not None:
         rows = rows.filter(started_at__gte=_day_start(filters.since))
     if filters.until is not None:
@@ -257,12 +262,12 @@ def checkable_by(hand: PlayedHand) -> datetime | None:
 def may_check_hand(*, hand: PlayedHand, user: AbstractBaseUser | AnonymousUser) -> bool:
     """Whether the fair page may show this hand's seeds and decks to ``user``.
 
-    Anyone, for a public table's hand (RULES.md §6: anyone can check it); a private or practice
-    table's hands are for their players and staff with view rights on hands, as its replay and its
-    file are (``viewing``).
+    Anyone, for a public table's hand (RULES.md §6: anyone can check it); a private table's hands,
+    or those of a kind whose records are not public (practice: games.kinds), are for their players
+    and staff with view rights on hands, as its replay and its file are (``viewing``).
     """
     table = hand.table
-    if not (table.private or table.practice):
+    if table.policy.records_public and not table.private:
         return True
     if not user.is_authenticated:
         return False

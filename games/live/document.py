@@ -3,7 +3,8 @@ itself (who sits where, the hand in play).
 
 The document::
 
-    table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status, private, practice
+    table     settings: id, name, stake, seat_count, dark_play, turn_seconds, status, private, kind
+              (games.kinds: the table's policy, ``table_kind(doc)``)
     seats     one entry per position: None or {user_id, name, chips, sitting_out, away,
               timeouts, leaving, client_seed, bot, added}. ``chips`` is the seat's ledger balance,
               which changes only between hands (buy-in, cash-out, settlement); chips added during
@@ -35,6 +36,7 @@ import orjson
 from django.utils.translation import gettext as _
 
 from games.engine.hand import Hand
+from games.kinds import TableKind, kind_of_settings
 
 # A log line or notice: {"msg": a message marked with gettext_noop, **its arguments} (entries.py), or a
 # plain string shown as it is (a line of an older document, a staff member's reason).
@@ -50,14 +52,14 @@ class TableSettings(TypedDict):
     turn_seconds: int
     status: str
     private: bool
-    practice: bool
+    kind: str  # the name of the table's kind (games.kinds)
     time_bank: NotRequired[int]  # seconds each player's bank holds per sitting (turn_time.py); missing: none
 
 
 class SeatDoc(TypedDict):
     user_id: int
     name: str  # a username, or the computer's name as a msgid (entries.COMPUTER_NAMES)
-    chips: int  # the seat's ledger balance (practice chips at a practice table)
+    chips: int  # the seat's ledger balance (its table chips where the kind's chips are not money)
     sitting_out: bool
     away: bool  # sat out by the clock (two timeouts), not by the player
     timeouts: int
@@ -232,6 +234,11 @@ def hand_of(doc: Doc) -> Hand | None:
 def in_current_hand(doc: Doc, position: int) -> bool:
     hand = doc["hand"]
     return hand is not None and position in hand["positions"]
+
+
+def table_kind(doc: Doc) -> TableKind:
+    """The policy of the table's kind (games.kinds): every answer that differs between kinds."""
+    return kind_of_settings(doc["table"])
 
 
 def shape_problem(doc: dict[str, Any]) -> str | None:

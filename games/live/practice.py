@@ -13,9 +13,10 @@ from accounts.models import User
 from accounts.services.computer import computer_account
 from games.engine.bots import LEVELS
 from games.engine.table_rules import chips_to_be_dealt_in
+from games.kinds import PRACTICE
 from games.live import process, service
 from games.live import transitions as t
-from games.live.document import Doc, Refused, position_of
+from games.live.document import Doc, Refused, position_of, table_kind
 from games.live.entries import COMPUTER_NAMES
 from games.live.seat_rows import add_seat_row
 from games.live.store import Versioned, get_state_store
@@ -37,7 +38,7 @@ def _open_practice_table(*, user: User, level: str, turn_seconds: int) -> tuple[
     """Close the player's other practice tables; open a new one with both seats taken."""
     with transaction.atomic():
         old = list(
-            Table.objects.filter(practice=True, status=Table.Status.OPEN, created_by=user).values_list(
+            Table.objects.filter(kind=PRACTICE.name, status=Table.Status.OPEN, created_by=user).values_list(
                 "pk", flat=True
             )
         )
@@ -50,15 +51,15 @@ def _open_practice_table(*, user: User, level: str, turn_seconds: int) -> tuple[
             dark_play=True,
             turn_seconds=turn_seconds,
             private=True,
-            practice=True,
+            kind=PRACTICE.name,
             created_by=user,
         )
-        add_seat_row(table=table, user=user, position=0, practice_chips=PRACTICE_CHIPS)
+        add_seat_row(table=table, user=user, position=0, table_chips=PRACTICE_CHIPS)
         add_seat_row(
             table=table,
             user=bot_user(level=level),
             position=1,
-            practice_chips=PRACTICE_CHIPS,
+            table_chips=PRACTICE_CHIPS,
             bot_level=level,
         )
     return table.pk, old
@@ -77,7 +78,7 @@ async def practice_start(*, user: User, level: str, turn_seconds: int = 30) -> i
         user=user, level=level, turn_seconds=turn_seconds
     )
     for old_id in old:
-        await service.close_practice_table(table_id=old_id)
+        await service.close_own_table(table_id=old_id)
     await service.load_table_state(table_id)  # builds the document; the first hand is scheduled
     return table_id
 
@@ -86,7 +87,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
     """Both sides back to 500 practice chips, once one side cannot play another hand."""
     state = await service.load_table_state(table_id)
     doc = state.doc
-    if not doc["table"].get("practice") or position_of(doc, user.pk) is None:
+    if table_kind(doc) is not PRACTICE or position_of(doc, user.pk) is None:
         raise Refused(_("this is not your practice table"))
     if doc["hand"] or doc["ended"]:
         raise Refused(_("finish the hand in play first"))
@@ -106,7 +107,7 @@ async def practice_new_game(*, user: User, table_id: int) -> Versioned:
 
 
 def _reset_chips(*, table_id: int) -> None:
-    Seat.objects.filter(table_id=table_id).update(practice_chips=PRACTICE_CHIPS, sitting_out=False)
+    Seat.objects.filter(table_id=table_id).update(table_chips=PRACTICE_CHIPS, sitting_out=False)
 
 
 async def close_idle_practice_tables(
@@ -124,9 +125,9 @@ async def close_idle_practice_tables(
                 states[key] = state
     closed = []
     for key, state in states.items():
-        if not state.doc["table"].get("practice"):
+        if not table_kind(state.doc).closes_when_idle:
             continue
         if state.doc.get("touched", now) < now - PRACTICE_IDLE_SECONDS:
-            await service.close_practice_table(table_id=int(key))
+            await service.close_own_table(table_id=int(key))
             closed.append(int(key))
     return closed

@@ -37,6 +37,7 @@ from accounts.services import (
     seat_cash_out,
 )
 from accounts.services.responsible import play_time_limits, play_time_refusal
+from games import kinds
 from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result, pots_won
@@ -59,9 +60,9 @@ def table_settings(table: Table) -> dict[str, Any]:
         "turn_seconds": table.turn_seconds,
         "status": table.status,
         "private": table.private,
-        "practice": table.practice,
-        # The room's time bank (none at practice tables: their player picks the turn's length).
-        "time_bank": 0 if table.practice else settings.LIVE_TIME_BANK_SECONDS,
+        "kind": table.kind,
+        # The room's time bank, where the kind has one (a practice table's player picks the turn).
+        "time_bank": settings.LIVE_TIME_BANK_SECONDS if table.policy.time_bank else 0,
     }
 
 
@@ -73,13 +74,12 @@ def load_table(table_id: int) -> Table:
 
 
 def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
-    """The seat list of a table as the database has it, chips from the ledger."""
+    """The seat list of a table as the database has it, chips from the ledger (or the seat rows,
+    at a kind whose chips are the table's own)."""
     seats: list[dict[str, Any] | None] = [None] * table.seat_count
+    money = table.policy.money
     for seat in Seat.objects.filter(table=table).select_related("user"):
-        if table.practice:
-            chips = seat.practice_chips or 0
-        else:
-            chips = seat_balance(user=seat.user, table_id=table.pk)
+        chips = seat_balance(user=seat.user, table_id=table.pk) if money else seat.table_chips or 0
         seats[seat.position] = seat_entry(
             user_id=seat.user_id,
             # The computer's seat shows "Computer (hard)"; usernames cannot hold spaces or brackets.
@@ -136,8 +136,8 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
 def _check_sitting(*, table: Table, position: int, buy_in: int) -> None:
     if table.status != Table.Status.OPEN:
         raise Refused(_("this table is closed"))
-    if table.practice:
-        raise Refused(_("practice tables are one player against the computer"))
+    if (refusal := table.policy.sit_refusal) is not None:
+        raise Refused(str(refusal))
     if not isinstance(position, int) or not 0 <= position < table.seat_count:
         raise Refused(_("there is no such seat"))
     if not isinstance(buy_in, int) or not table.min_buy_in <= buy_in <= table.max_buy_in:
@@ -154,9 +154,8 @@ def add_chips(*, user: User, table_id: int, amount: int) -> int:
     concurrent adds cannot each see room that only one of them has (SQLite: the IMMEDIATE
     transaction takes the write lock at its start, which serialises them the same way)."""
     table = load_table(table_id)
-    if table.practice:
-        # Practice chips never come from the wallet.
-        raise Refused(_("practice chips cannot be added: start a new game when one side is out of chips"))
+    if (refusal := table.policy.add_refusal) is not None:
+        raise Refused(str(refusal))
     if not isinstance(amount, int) or amount <= 0:
         raise Refused(_("add a positive whole number of chips"))
     try:
@@ -396,7 +395,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
     """One transaction: the ledger rows of the result, the stored hand, each player's row.
 
     About a dozen statements whatever the number of players (bulk writes; the record is locked
-    and the table's practice flag read in one query): settlement runs on the server's one
+    and the table's kind read in one query): settlement runs on the server's one
     database thread. Safe to repeat: a finished record means it was settled, and the ledger's
     idempotency key would refuse to move the chips twice anyway.
     """
@@ -410,17 +409,21 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         found = (
             PlayedHand.objects.select_for_update(of=("self",))
             .filter(table_id=table_id, number=number)
-            .values_list("pk", "status", "table__practice", "series_id", "series__number", "started_at")
+            .values_list("pk", "status", "table__kind", "series_id", "series__number", "started_at")
             .first()
         )
         if found is not None and found[1] == PlayedHand.Status.FINISHED:
             return  # settled already (a retry after a crash)
-        practice = found[2] if found else Table.objects.filter(pk=table_id, practice=True).exists()
+        # Without its start record (it was lost), the table's kind read on its own.
+        stored_kind = (
+            found[2] if found else Table.objects.filter(pk=table_id).values_list("kind", flat=True).first()
+        )
+        kind = kinds.kind_named(stored_kind or kinds.CASH.name)
         series_id, series_number = (found[3], found[4]) if found else _series_of(table_id, ended)
-        if practice:
-            # Practice chips are not money: they live on the seat rows, never in the ledger.
+        if not kind.money:
+            # The table's own chips are not money: they live on the seat rows, never in the ledger.
             for i, uid in enumerate(players):
-                Seat.objects.filter(table_id=table_id, user_id=uid).update(practice_chips=hand.chips[i])
+                Seat.objects.filter(table_id=table_id, user_id=uid).update(table_chips=hand.chips[i])
         elif any(deltas.values()):
             hand_settle(
                 table_id=table_id,
@@ -471,7 +474,7 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
             unique_fields=["hand", "user"],
             update_fields=["position", "chips_before", "chips_after", "won", "pot_won", "hand_status"],
         )
-        if not practice:  # the leaderboards' and player pages' summary, in this transaction
+        if kind.counted:  # the leaderboards' and player pages' summary, in this transaction
             count_hand(
                 at=fields["ended_at"],
                 stake=hand.stake,
@@ -500,11 +503,12 @@ def _series_of(table_id: int, ended: dict[str, Any]) -> tuple[int | None, int | 
     return (found.pk, found.number) if found else (None, None)
 
 
-def close_practice_table(*, table_id: int) -> None:
-    """A practice table closed: its seats go (practice chips are not money, nothing is cashed out)
-    and its seed series ends."""
+def close_own_table(*, table_id: int) -> None:
+    """A table that was its player's alone closed (kinds.Leaving.CLOSES_TABLE): its seats go (its
+    chips are not money, nothing is cashed out) and its seed series ends."""
     with transaction.atomic():
-        Table.objects.filter(pk=table_id, practice=True).update(status=Table.Status.CLOSED)
+        closes = kinds.names_where(leaving=kinds.Leaving.CLOSES_TABLE)
+        Table.objects.filter(pk=table_id, kind__in=closes).update(status=Table.Status.CLOSED)
         remove_seat_rows(table_id=table_id)
         # A hand left in play is cancelled first: a series is never revealed under a hand in play.
         cancel_open_hands(table_id=table_id, reason="the practice table was closed")

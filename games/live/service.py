@@ -24,9 +24,18 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine.fairness import MAX_CLIENT_SEED_CHARS, is_settable_client_seed
+from games.kinds import Leaving
 from games.live import announced, events, metrics, process, records
 from games.live import transitions as t
-from games.live.document import Doc, Refused, in_current_hand, new_table_doc, position_of, shape_problem
+from games.live.document import (
+    Doc,
+    Refused,
+    in_current_hand,
+    new_table_doc,
+    position_of,
+    shape_problem,
+    table_kind,
+)
 from games.live.entries import add_line, entry, set_notice
 from games.live.store import (
     Deadline,
@@ -117,7 +126,7 @@ async def update_table(
         if doc is current.doc:
             doc = dict(doc)  # the state handed in is shared (the store's recent one): read-only
         now = process.now()
-        doc["touched"] = now  # last activity: idle practice tables are closed by it
+        doc["touched"] = now  # last activity: idle tables are closed by it, at a kind that closes them
         if elsewhere:
             _settle_due_now(doc, now=now)
         return doc, _deadline(doc)
@@ -241,8 +250,8 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
     pos = position_of(state.doc, user.pk)
     if pos is None:
         raise Refused(_("you are not seated at this table"))
-    if state.doc["table"].get("practice"):
-        await close_practice_table(table_id=table_id)  # a practice table ends when its player leaves
+    if table_kind(state.doc).leaving is Leaving.CLOSES_TABLE:
+        await close_own_table(table_id=table_id)  # the table was the player's alone: it ends
         return state
     if in_current_hand(state.doc, pos) or _in_ended_hand(state.doc, user.pk):
         # Folded now or at their turn; cashed out when the hand is settled.
@@ -257,9 +266,10 @@ async def table_leave(*, user: User, table_id: int) -> Versioned:
     return state
 
 
-async def close_practice_table(*, table_id: int) -> None:
-    """Close a practice table: nothing to cash out, the store forgets it."""
-    await database_sync_to_async(records.close_practice_table)(table_id=table_id)
+async def close_own_table(*, table_id: int) -> None:
+    """Close a table that was its player's alone (a practice table): nothing to cash out, the
+    store forgets it."""
+    await database_sync_to_async(records.close_own_table)(table_id=table_id)
     await get_state_store().delete(_key(table_id))
 
 

@@ -1,6 +1,6 @@
 """What staff can do to a table: close it, remove a player, change its settings.
 
-Each needs its own permission, checked here (``accounts.services.staff_log``), and is written to
+Each needs its own permission, checked here (``accounts.staff_log``), and is written to
 the staff log and as a TableEvent with the staff user and the reason; chips move only through
 the ledger. A refusal raises ``Refused`` with a message for the staff member and changes nothing.
 """
@@ -16,12 +16,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from accounts.models import StaffAction, User
-from accounts.services import LedgerError
-from accounts.services.staff_log import check_right, check_staff_form, record_staff_action
+from accounts.models import User
+from accounts.staff_log.errors import StaffRefusal
+from accounts.staff_log.log import check_right, check_staff_form, record_staff_action
+from games import staff_kinds
+from games.kinds import Leaving
 from games.live import process, records, series, service
 from games.live import transitions as t
-from games.live.document import Doc, Refused, copy_doc, position_of
+from games.live.document import Doc, Refused, copy_doc, position_of, table_kind
 from games.live.entries import LOG_KEPT, entry, set_notice
 from games.live.store import Versioned
 from games.models import Seat, SeedSeries, Table, TableEvent
@@ -43,7 +45,7 @@ def _checked(
         _, reason, token = check_staff_form(
             staff_user=staff_user, kind=kind, reason=reason, token=token, missing_reason=missing_reason
         )
-    except LedgerError as exc:
+    except StaffRefusal as exc:
         raise Refused(str(exc)) from None
     return reason, token
 
@@ -54,7 +56,7 @@ def _checked(
 def _check_close(*, table_id: int, staff_user: Any, reason: Any, token: Any) -> tuple[str, str | None]:
     reason, token = _checked(
         staff_user=staff_user,
-        kind=StaffAction.Kind.TABLE_CLOSE,
+        kind=staff_kinds.TABLE_CLOSE,
         reason=reason,
         token=token,
         missing_reason=_("A reason is required to close a table."),
@@ -109,13 +111,13 @@ def _close_in_db(*, table_id: int, staff_user: User, reason: str, token: str | N
         try:
             record_staff_action(
                 staff_user=staff_user,
-                kind=StaffAction.Kind.TABLE_CLOSE,
+                kind=staff_kinds.TABLE_CLOSE,
                 table_id=table_id,
                 reason=reason,
                 token=token,
                 detail={"players": [seat.user.get_username() for seat in seats]},
             )
-        except LedgerError as exc:
+        except StaffRefusal as exc:
             raise Refused(str(exc)) from None
 
 
@@ -127,7 +129,7 @@ def _check_remove(
 ) -> tuple[str, str | None]:
     reason, token = _checked(
         staff_user=staff_user,
-        kind=StaffAction.Kind.SEAT_REMOVE,
+        kind=staff_kinds.SEAT_REMOVE,
         reason=reason,
         token=token,
         missing_reason=_("A reason is required to remove a player."),
@@ -161,7 +163,7 @@ async def seat_remove(
         set_notice(doc, line)
         return doc
 
-    if not state.doc["table"].get("practice"):
+    if table_kind(state.doc).leaving is not Leaving.CLOSES_TABLE:  # else the table ends with it
         await service.update_table(table_id, tell)
     state = await service.table_leave(user=user, table_id=table_id)
     await in_db(_record_removal)(
@@ -178,13 +180,13 @@ def _record_removal(*, table_id: int, user: User, staff_user: User, reason: str,
         try:
             record_staff_action(
                 staff_user=staff_user,
-                kind=StaffAction.Kind.SEAT_REMOVE,
+                kind=staff_kinds.SEAT_REMOVE,
                 user=user,
                 table_id=table_id,
                 reason=reason,
                 token=token,
             )
-        except LedgerError as exc:
+        except StaffRefusal as exc:
             raise Refused(str(exc)) from None
 
 
@@ -246,8 +248,8 @@ def change_table_in_db(
     *, table_id: int, staff_user: Any, changes: Mapping[str, Any]
 ) -> tuple[Table, list[str]]:
     try:
-        check_right(staff_user=staff_user, kind=StaffAction.Kind.TABLE_EDIT)
-    except LedgerError as exc:
+        check_right(staff_user=staff_user, kind=staff_kinds.TABLE_EDIT)
+    except StaffRefusal as exc:
         raise Refused(str(exc)) from None
     unknown = sorted(set(changes) - set(EDITABLE))
     if unknown:
@@ -285,6 +287,6 @@ def change_table_in_db(
                 detail={field: pair for field, pair in detail.items() if field != "name"},
             )
         record_staff_action(
-            staff_user=staff_user, kind=StaffAction.Kind.TABLE_EDIT, table_id=table_id, detail=detail
+            staff_user=staff_user, kind=staff_kinds.TABLE_EDIT, table_id=table_id, detail=detail
         )
     return table, changed

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from games.engine.hand import BETTING, DARK, JOIN
 from games.engine.scoring import score_cards
 from games.engine.table_rules import chips_to_be_dealt_in
-from games.live.document import Doc, LastHand, hand_of, position_of
+from games.kinds import Broke
+from games.live.document import Doc, LastHand, hand_of, position_of, table_kind
 from games.live.entries import join_names, shown_name
 from games.live.transitions import JOIN_SECONDS, ended_chips
 
@@ -194,8 +195,9 @@ def _last_view(doc: Doc) -> dict[str, Any]:
 
 
 def _new_game_offered(doc: Doc) -> bool:
-    """A practice table between hands where one side cannot play another hand."""
-    if not doc["table"].get("practice") or doc["hand"] or doc.get("ended"):
+    """A table whose broke seats get a new game (practice), between hands, where one side
+    cannot play another hand."""
+    if table_kind(doc).broke is not Broke.NEW_GAME or doc["hand"] or doc.get("ended"):
         return False
     need = chips_to_be_dealt_in(doc["table"]["stake"])
     return any(s["chips"] < need for s in doc["seats"] if s)

@@ -20,8 +20,15 @@ from games.tables import socket_limits
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
 from games.tables.ui.frames import within_limit
+from games.tournaments.announce import TOURNAMENTS_GROUP
 
 log = logging.getLogger(__name__)
+
+# Swapped in by id, it loads the lists again (htmx processes what it swaps in: "load" fires).
+TOURNAMENTS_HINT = (
+    '<div id="tournaments-hint" hidden hx-swap-oob="true" hx-get="/tournaments/list/" hx-trigger="load"'
+    ' hx-select="#tournament-lists" hx-target="#tournament-lists" hx-swap="outerHTML"></div>'
+)
 
 
 class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
@@ -37,6 +44,16 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        if (query.get("tab") or [""])[0] == "tournaments":
+            # The tournament lobby's tab: only told when its lists changed (each page then fetches
+            # its own, which shows the viewer's registrations).
+            self.tournaments = True
+            self.budget = socket_limits.lobby_budget()
+            self.render_task = None
+            await self.channel_layer.group_add(TOURNAMENTS_GROUP, self.channel_name)
+            await self.accept()
+            return
+        self.tournaments = False
         self.stake = lobby.parse_stake((query.get("stake") or [""])[0])
         self.page = _page(query)
         self.language = language_from_scope(self.scope)
@@ -51,7 +68,11 @@ class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if getattr(self, "render_task", None) is not None:
             self.render_task.cancel()
-        await self.channel_layer.group_discard(service.LOBBY_GROUP, self.channel_name)
+        group = TOURNAMENTS_GROUP if getattr(self, "tournaments", False) else service.LOBBY_GROUP
+        await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def tournaments_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=TOURNAMENTS_HINT)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The page sends nothing: the list comes when seats change. A message costs nothing (no

@@ -19,9 +19,13 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import wallet_balance
+from games import kinds
 from games.engine.table_rules import buy_in_range
 from games.live import service
-from games.models import RANK_FULL, STAKES, ChatMode, Seat, Table
+from games.models import LOBBY_TABLES, RANK_FULL, STAKES, ChatMode, Seat, Table
+
+# The kinds of table the lobby lists, finds by invite and sends "play now" back to.
+LOBBY_KINDS = kinds.names_where(in_lobby=True)
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +89,7 @@ def stake_filter(*, raw: str | None) -> int | None:
 
 def _public_tables() -> QuerySet[Table]:
     seats = Seat.objects.select_related("user").order_by("position")
-    return Table.objects.filter(status=Table.Status.OPEN, private=False, practice=False).prefetch_related(
-        Prefetch("seat_rows", queryset=seats)
-    )
+    return Table.objects.filter(LOBBY_TABLES).prefetch_related(Prefetch("seat_rows", queryset=seats))
 
 
 def _row(table: Table) -> LobbyRow:
@@ -114,7 +116,7 @@ class LobbyPage:
 
 
 def lobby_page(*, stake: int | None = None, page: object = 1) -> LobbyPage:
-    """Public open tables (practice tables are not in the lobby), a page at a time, best first.
+    """Public open tables (of the kinds the lobby lists: games.kinds), a page at a time, best first.
 
     A page number that is not a number gives the first page, one past the end the last: the list
     moves while people browse it, so a link to page 9 may find only 8.
@@ -141,7 +143,7 @@ def private_tables_of(*, user: User) -> list[Table]:
         return []
     return list(
         Table.objects.filter(
-            created_by=user, private=True, status=Table.Status.OPEN, practice=False
+            created_by=user, private=True, status=Table.Status.OPEN, kind__in=LOBBY_KINDS
         ).order_by("-pk")
     )
 
@@ -182,7 +184,7 @@ _INVITE_CODE = re.compile(r"[A-Za-z0-9_-]{1,40}")
 def table_by_invite(*, code: str) -> Table | None:
     if not _INVITE_CODE.fullmatch(code):
         return None
-    return Table.objects.filter(invite_code=code, practice=False).first()
+    return Table.objects.filter(invite_code=code, kind__in=LOBBY_KINDS).first()
 
 
 # ---------------------------------------------------------------- play now
@@ -246,7 +248,7 @@ def play_now(*, user: User) -> PlayNow:
     sent back there instead of taking a second seat.
     """
     current = (
-        Seat.objects.filter(user=user, table__status=Table.Status.OPEN, table__practice=False)
+        Seat.objects.filter(user=user, table__status=Table.Status.OPEN, table__kind__in=LOBBY_KINDS)
         .select_related("table")
         .order_by("-joined_at")
         .first()

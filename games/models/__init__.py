@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Case, F, Q, Value, When
 from django.utils.translation import gettext_lazy as _
 
+from games import kinds
 from games.engine import table_rules
 
 # The social models live in their own module; importing it here registers them with the games app.
@@ -26,13 +27,16 @@ from games.models.social import Friendship as Friendship
 from games.models.social import Ignore as Ignore
 from games.models.social import Report as Report
 from games.models.social import TableInvitation as TableInvitation
+from games.models.tournaments import Entry as Entry
+from games.models.tournaments import Tournament as Tournament
 
 # The table's rules live with the engine's; the models and their constraints take them from there.
 STAKES, MIN_SEATS, MAX_SEATS = table_rules.STAKES, table_rules.MIN_SEATS, table_rules.MAX_SEATS
 
 
-# The tables the lobby lists: open, public, not practice (the condition of the lobby's indexes).
-LOBBY_TABLES = Q(status="open", private=False, practice=False)
+# The tables the lobby lists: open, public, of a kind the lobby lists (the condition of the lobby's
+# indexes: a kind's answer changing changes them, and makemigrations says so).
+LOBBY_TABLES = Q(status="open", private=False, kind__in=kinds.names_where(in_lobby=True))
 # Table.wait_rank, the lobby's order: someone waits at a free seat (a hand starts when one more sits
 # down), then empty tables, then full ones.
 RANK_WAITING, RANK_EMPTY, RANK_FULL = 0, 1, 2
@@ -59,7 +63,8 @@ class Table(models.Model):
     private = models.BooleanField(default=False)
     invite_code = models.CharField(max_length=40, unique=True, default=new_invite_code, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    practice = models.BooleanField(default=False)
+    # Chosen once, when the table is made: every answer that differs between kinds is its policy's.
+    kind = models.CharField(max_length=12, choices=kinds.KIND_CHOICES, default=kinds.CASH.name)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -122,6 +127,11 @@ class Table(models.Model):
         return f"{self.name} (#{self.pk}, stake {self.stake})"
 
     @property
+    def policy(self) -> kinds.TableKind:
+        """The answers of the table's kind (games.kinds)."""
+        return kinds.kind_named(self.kind)
+
+    @property
     def min_buy_in(self) -> int:
         return table_rules.buy_in_range(self.stake).low
 
@@ -141,9 +151,10 @@ class Seat(models.Model):
     sitting_out = models.BooleanField(default=False)
     client_seed = models.CharField(max_length=64, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
-    # Practice tables play with practice chips, never the wallet's: kept here (not in the ledger)
-    # so a practice table the store lost is rebuilt with the chips of its last settled hand.
-    practice_chips = models.PositiveIntegerField(null=True, blank=True)
+    # The table's own chips at a kind whose chips are not the wallet's (practice chips; kinds.Chips):
+    # kept here, not in the ledger, so a table the store lost is rebuilt with the chips of its last
+    # settled hand.
+    table_chips = models.PositiveIntegerField(null=True, blank=True)
     bot_level = models.CharField(max_length=10, blank=True, help_text="set when the computer plays this seat")
 
     class Meta:

@@ -46,6 +46,7 @@ from django.db.models.functions import Abs, Cast, Concat, Greatest, Least, Trunc
 from django.utils import timezone
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
+from games import kinds
 from games.models import HandPlayer, PlayedHand
 
 DAYS = (1, 7, 30)
@@ -159,7 +160,7 @@ def _finished_hands(since: datetime) -> QuerySet[HandPlayer]:
     return HandPlayer.objects.filter(
         hand__status=PlayedHand.Status.FINISHED,
         hand__started_at__gte=since,
-        hand__table__practice=False,
+        hand__table__kind__in=kinds.names_where(watched=True),
         user__computer_level="",
     )
 
@@ -243,7 +244,9 @@ def _sat_together(*, since: datetime, limits: Thresholds) -> list[tuple[int, int
     totals = {
         (stake, at): count
         for stake, at, count in PlayedHand.objects.filter(
-            status=PlayedHand.Status.FINISHED, started_at__gte=since, table__practice=False
+            status=PlayedHand.Status.FINISHED,
+            started_at__gte=since,
+            table__kind__in=kinds.names_where(watched=True),
         )
         .values_list("table__stake", TruncHour("started_at"))
         .annotate(hands=Count("pk"))

@@ -68,7 +68,7 @@ def player_picture(*, user_id: int, ledger_kind: str = "") -> Picture | None:
         ledger=list(ledger.order_by("-transaction__created_at", "-pk")[:LIMIT]),
         ledger_kind=ledger_kind,
         seats=[
-            (seat, seat_chips.get(seat.table_id, seat.practice_chips or 0))
+            (seat, seat_chips.get(seat.table_id, seat.table_chips or 0))
             for seat in Seat.objects.filter(user=user).select_related("table").order_by("table_id")
         ],
         hands=list(

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
 from accounts.services.profile import HandStats, MonthLine
+from games import kinds
 from games.history.service import sees_every_hand
 from games.models import HandPlayer, PlayedHand, Standing
 from games.players.chart import Chart, chips_chart
@@ -200,7 +201,7 @@ def chart_of(*, player: User, today: date) -> Chart:
 
 
 def recent_hands(*, player: User, viewer: AbstractBaseUser | AnonymousUser) -> list[RecentHand]:
-    """The player's last 20 finished hands at public tables (not private, not practice).
+    """The player's last 20 finished hands at public tables (not private, of a kind whose records are public).
 
     A replay opens only to those who played the hand (and staff), as ``/hands/<id>/`` decides:
     the link is offered where it would open. Two queries (one when the viewer is the player)."""
@@ -209,7 +210,7 @@ def recent_hands(*, player: User, viewer: AbstractBaseUser | AnonymousUser) -> l
             user=player,
             hand__status=PlayedHand.Status.FINISHED,
             hand__table__private=False,
-            hand__table__practice=False,
+            hand__table__kind__in=kinds.names_where(records_public=True),
         )
         .select_related("hand", "hand__table")
         .order_by("-hand_id")[:RECENT_HANDS]

@@ -22,18 +22,19 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from accounts import staff_kinds as account_kinds
 from accounts.admin import ReadOnlyAdmin
 from accounts.admin_filters import player_filter, table_filter
 from accounts.admin_paging import GrowingListAdmin
 from accounts.forms import StaffForm
-from accounts.models import StaffAction
 from accounts.services import active_ban, may
 from accounts.staff_pages import staff_action_page, staff_log_link
+from games import staff_kinds
 from games.models import ChatMessage, ChatMute, ChatWord, PlayedHand, Report
 from games.social import moderation
 from games.social.refusals import Refused
 
-Kind = StaffAction.Kind
+Kind = staff_kinds
 # The chat lines shown on each side of a reported message.
 AROUND = 10
 
@@ -160,7 +161,7 @@ class ReportAdmin(GrowingListAdmin):
             "steps": self._steps(request, report),
             "mute": moderation.active_mute(user=report.reported),
             "ban": ban,
-            "may_ban": ban is None and may(staff_user=request.user, kind=Kind.BAN),
+            "may_ban": ban is None and may(staff_user=request.user, kind=account_kinds.BAN),
             "other_reports": Report.objects.filter(reported_id=report.reported_id)
             .exclude(pk=report.pk)
             .count(),

@@ -22,9 +22,10 @@ from games.models import PlayedHand, SeedSeries, Table
 
 
 def may_check_table(*, table: Table, user: AbstractBaseUser | AnonymousUser) -> bool:
-    """Anyone, for a public table; a private or practice table's series are for those who played
-    at it and staff with view rights on hands (as its hands are: games.history.service.may_check_hand)."""
-    if not (table.private or table.practice):
+    """Anyone, for a public table; a private table's series (or those of a kind whose records are
+    not public, practice: games.kinds) are for those who played at it and staff with view rights
+    on hands (as its hands are: games.history.service.may_check_hand)."""
+    if table.policy.records_public and not table.private:
         return True
     if not user.is_authenticated:
         return False

@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services.responsible import active_break
+from games import kinds
 from games.live import presence
 from games.models import Friendship, Ignore, Seat, Table, TableInvitation
 from games.social.refusals import Refused
@@ -39,6 +40,7 @@ Status = Friendship.Status
 REQUEST_LIMIT, REQUEST_WINDOW = 20, 3600  # friend requests per player per hour
 INVITATION_LIMIT, INVITATION_WINDOW = 10, 600  # invitations per player per ten minutes
 INVITATION_LIFETIME = timedelta(minutes=30)  # an invitation older than this is not shown
+ROOM_KINDS = kinds.names_where(in_lobby=True)  # the kinds of table friends see and are invited to
 SEEN_FOR = 45  # seconds a page's last call keeps its player "online" (pages call every 15 s)
 
 
@@ -232,8 +234,10 @@ def invite(*, user: User, friend: User | None, table: Table | None) -> TableInvi
         raise FriendRefused(_("You can invite only your friends, and %(name)s is not one yet.") % name)
     if table is None or not Seat.objects.filter(table_id=table.pk, user_id=user.pk).exists():
         raise FriendRefused(_("You can invite a friend only to a table you sit at."))
-    if table.practice:
+    if table.policy.creator_only:
         raise FriendRefused(_("A practice table is yours alone: there is nobody to invite to it."))
+    if not table.policy.in_lobby:  # a tournament's table seats its entrants only
+        raise FriendRefused(_("Friends are invited to the room's tables only."))
     if table.status != Table.Status.OPEN:
         raise FriendRefused(_("This table is closed."))
     if on_break(user=friend):
@@ -345,7 +349,7 @@ def friend_ids(*, user: User) -> set[int]:
 class Friend:
     user: User
     online: bool
-    tables: list[Table]  # the open public tables they have open now (never private or practice)
+    tables: list[Table]  # the open public room tables they have open now (never private or practice)
 
 
 @dataclass(frozen=True)
@@ -374,7 +378,7 @@ def friends_page(*, user: User) -> FriendsPage:
                 for t in where.get(pk, ())
                 if t in public
                 and not public[t].private
-                and not public[t].practice
+                and public[t].policy.in_lobby
                 and public[t].status == Table.Status.OPEN
             ),
             key=lambda table: table.pk,
@@ -399,9 +403,9 @@ def friends_page(*, user: User) -> FriendsPage:
         )
     )
     my_tables = list(
-        Table.objects.filter(seat_rows__user_id=user.pk, status=Table.Status.OPEN, practice=False).order_by(
-            "pk"
-        )
+        Table.objects.filter(
+            seat_rows__user_id=user.pk, status=Table.Status.OPEN, kind__in=ROOM_KINDS
+        ).order_by("pk")
     )
     return FriendsPage(
         friends=friends,

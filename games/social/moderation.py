@@ -1,6 +1,6 @@
 """The staff's chat moderation: deleting a message, muting a player from chat, closing a report.
 
-Each checks the staff member's right (accounts.services.staff_log), asks for a reason, and writes
+Each checks the staff member's right (accounts.staff_log), asks for a reason, and writes
 the action to the room's one staff log in the same transaction; a form's ``token`` makes a form
 sent twice act once. A deleted message disappears from every open page of its table: once the
 deletion is committed, the table's channel group gets ``{"type": "chat.deleted", "message_id": N}``
@@ -20,8 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import StaffAction, User
-from accounts.services.errors import LedgerError
-from accounts.services.staff_log import check_staff_form, record_staff_action
+from accounts.staff_log.errors import StaffRefusal
+from accounts.staff_log.kinds import StaffKind
+from accounts.staff_log.log import check_staff_form, record_staff_action
+from games import staff_kinds
 from games.live.service import group_name
 from games.models import ChatMessage, ChatMute, Report
 from games.social.refusals import Refused
@@ -29,7 +31,7 @@ from games.social.refusals import Refused
 log = logging.getLogger(__name__)
 M = TypeVar("M", ChatMessage, Report)
 
-Kind = StaffAction.Kind
+Kind = staff_kinds
 
 # The lengths the report page offers (minutes); any whole number up to the maximum is accepted.
 MUTE_CHOICES = (15, 60, 24 * 60)
@@ -37,13 +39,15 @@ MAX_MUTE_MINUTES = 30 * 24 * 60
 CHAT_DELETED = "chat.deleted"
 
 
-def _checked(*, staff: Any, kind: str, reason: Any, token: Any, missing: str) -> tuple[User, str, str | None]:
+def _checked(
+    *, staff: Any, kind: StaffKind, reason: Any, token: Any, missing: str
+) -> tuple[User, str, str | None]:
     """The right, the reason and the form's token, in that order; ``Refused`` if one fails."""
     try:
         return check_staff_form(
             staff_user=staff, kind=kind, reason=reason, token=token, missing_reason=missing
         )
-    except LedgerError as exc:
+    except StaffRefusal as exc:
         raise Refused(str(exc)) from None
 
 
@@ -62,7 +66,7 @@ def _locked(model: type[M], row: Any, *, missing: str) -> M:
 def _record(**fields: Any) -> StaffAction:
     try:
         return record_staff_action(**fields)
-    except LedgerError as exc:  # the same form acted on meanwhile: the transaction rolls back
+    except StaffRefusal as exc:  # the same form acted on meanwhile: the transaction rolls back
         raise Refused(str(exc)) from None
 
 

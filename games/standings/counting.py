@@ -34,7 +34,7 @@ def count_hand(
     pot paid them (games.engine.handfile.pots_won: the whole pot to the winner, a share to each
     tied player of a svara called off); without it, ``pot`` to ``winner_id``. A hand counts as won
     by whoever the pot paid, and the biggest pot won is the most one hand's pot paid the player.
-    The settlement calls this for real tables only: practice chips are not counted.
+    The settlement calls this for the kinds of table the standings count (games.kinds: not practice).
     """
     if not nets:
         return

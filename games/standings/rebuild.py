@@ -1,10 +1,10 @@
 """The standings computed afresh from the stored hands (``manage.py rebuild_standings``).
 
-What the settlement counts, counted again: every finished hand at a table that is not practice,
-each player's chips won from their row of the hand (chips after less before, the amounts the
-ledger's settlement moved in the same transaction), the stake from the stored hand file (a table's
-stake may have changed since), the day from the hand's end. For a summary that went wrong, or a
-database filled before the summary existed.
+What the settlement counts, counted again: every finished hand at a table of a kind the standings
+count (games.kinds: not practice), each player's chips won from their row of the hand (chips after
+less before, the amounts the ledger's settlement moved in the same transaction), the stake from the
+stored hand file (a table's stake may have changed since), the day from the hand's end. For a
+summary that went wrong, or a database filled before the summary existed.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.db.models import Count, DateField, F, IntegerField, Max, Q, Sum
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, TruncDate, TruncMonth, TruncWeek
 
+from games import kinds
 from games.models import HandPlayer, PlayedHand, Standing
 from games.standings.periods import ALL_TIME, Period
 
@@ -45,9 +46,15 @@ def _figures(hand_player: type[HandPlayer]) -> dict:
 _TRUNCATE = {Period.DAY: TruncDate, Period.WEEK: TruncWeek, Period.MONTH: TruncMonth}
 
 
-def _rows(hand_player: type[HandPlayer]) -> Iterator[dict]:
+def counted_tables() -> Q:
+    """The hands' tables the standings count: of a kind they count (games.kinds)."""
+    return Q(hand__table__kind__in=kinds.names_where(counted=True))
+
+
+def _rows(hand_player: type[HandPlayer], tables: Q | None = None) -> Iterator[dict]:
     figures = _figures(hand_player)
-    counted = hand_player.objects.filter(hand__status=PlayedHand.Status.FINISHED, hand__table__practice=False)
+    tables = counted_tables() if tables is None else tables
+    counted = hand_player.objects.filter(tables, hand__status=PlayedHand.Status.FINISHED)
     for period, trunc in _TRUNCATE.items():
         grouped = (
             counted.annotate(first_day=trunc("hand__ended_at", output_field=DateField()))
@@ -83,9 +90,13 @@ def _standing(row: dict, *, period: str, starts: object, stake: int) -> dict:
 
 
 def rebuild_standings(
-    *, hand_player: type[HandPlayer] = HandPlayer, standing: type[Standing] = Standing
+    *,
+    hand_player: type[HandPlayer] = HandPlayer,
+    standing: type[Standing] = Standing,
+    tables: Q | None = None,
 ) -> int:
     """Replace every standing with one counted from the stored hands; the number of rows written.
+    ``tables``: which hands' tables count (``counted_tables()``; a migration's models say it their way).
 
     On PostgreSQL the summary is locked first: a settlement that has already counted its hand is
     waited for (then its hand is read here), one that has not waits and counts after (its hand is
@@ -99,7 +110,7 @@ def rebuild_standings(
                 )
         standing.objects.all().delete()
         batch = []
-        for fields in _rows(hand_player):
+        for fields in _rows(hand_player, tables):
             batch.append(standing(**fields))
             if len(batch) >= _BATCH:
                 standing.objects.bulk_create(batch)

@@ -12,7 +12,7 @@ from games.models import HandPlayer, Seat, Table, TableEvent
 def can_view(*, user: User, table: Table, invited: bool) -> bool:
     """Who may open a table's page: anyone for a public table; for a private one, whoever has the
     invite (``invited``: they opened the invite link in this session), its creator, and its players."""
-    if table.practice:
+    if table.policy.creator_only:
         return bool(user.is_authenticated and table.created_by_id == user.pk)
     if not table.private or invited:
         return True

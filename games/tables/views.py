@@ -49,7 +49,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "chat_open": table.chat != ChatMode.OFF,
         "quick_phrases": [(key, _(words)) for key, words in chat.QUICK_PHRASES.items()],
         "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
-        if table.private and not table.practice  # a practice table has nobody to invite
+        if table.private and not table.policy.creator_only  # a table that is one player's: nobody to invite
         else None,
     }
     return render(request, "games/table.html", context)

@@ -7,7 +7,6 @@ from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import Ban
 from accounts.services import (
-    InvalidRequest,
     LedgerError,
     UserBanned,
     active_ban,
@@ -17,6 +16,7 @@ from accounts.services import (
     lift_ban,
     user_can_sit,
 )
+from accounts.staff_log.errors import BadStaffForm, NotPermitted
 
 pytestmark = pytest.mark.django_db
 
@@ -53,14 +53,14 @@ def test_lifting_a_ban_keeps_the_record(make_user, staff):
 @pytest.mark.parametrize("reason", ["", "   ", None])
 def test_a_ban_needs_a_reason(make_user, staff, reason):
     user = make_user()
-    with pytest.raises(InvalidRequest, match="reason is required"):
+    with pytest.raises(BadStaffForm, match="reason is required"):
         ban_user(user=user, reason=reason, staff_user=staff)
     assert not Ban.objects.exists()
 
 
 def test_only_staff_ban_and_not_themselves_and_not_twice(make_user, staff):
     user = make_user()
-    with pytest.raises(LedgerError, match="do not have the right to ban"):
+    with pytest.raises(NotPermitted, match="do not have the right to ban"):
         ban_user(user=user, reason="x", staff_user=make_user())
     with pytest.raises(LedgerError, match="cannot ban themselves"):
         ban_user(user=staff, reason="x", staff_user=staff)
@@ -79,7 +79,7 @@ def test_lifting_without_a_ban_is_refused(make_user, staff):
 def test_lifting_a_ban_needs_a_reason(make_user, staff, reason):
     user = make_user()
     ban_user(user=user, reason="x", staff_user=staff)
-    with pytest.raises(InvalidRequest, match="reason is required to lift"):
+    with pytest.raises(BadStaffForm, match="reason is required to lift"):
         lift_ban(user=user, staff_user=staff, reason=reason)
     assert Ban.objects.get().lifted_at is None
 

@@ -77,7 +77,7 @@ def test_a_person_holding_the_name_never_gets_the_computers_seat(client, make_us
     player = make_user(username="ann")
     client.force_login(player)
     client.post("/practice/", {"level": "hard"})
-    table = Table.objects.get(practice=True, created_by=player)
+    table = Table.objects.get(kind="practice", created_by=player)
     computer = Seat.objects.get(table=table, bot_level="hard").user
     assert computer != squatter
     assert computer.computer_level == "hard" and not computer.is_active and not computer.has_usable_password()

@@ -24,6 +24,7 @@ from accounts.services import (
     wallet_adjust,
     wallet_balance,
 )
+from accounts.staff_log.errors import BadStaffForm, NotPermitted
 
 pytestmark = pytest.mark.django_db
 
@@ -277,16 +278,16 @@ def test_wallet_adjust_cannot_take_a_wallet_below_zero(player, staff, snapshot):
 @pytest.mark.parametrize("reason", ["", "   ", None, 5])
 def test_wallet_adjust_needs_a_reason(player, staff, snapshot, reason):
     before = snapshot()
-    with pytest.raises(InvalidRequest, match="reason is required"):
+    with pytest.raises(BadStaffForm, match="reason is required"):
         wallet_adjust(user=player, amount=10, reason=reason, staff_user=staff)
     assert snapshot() == before
 
 
 def test_wallet_adjust_needs_staff(player, make_user, snapshot):
     before = snapshot()
-    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
+    with pytest.raises(NotPermitted, match="do not have the right to adjust wallets"):
         wallet_adjust(user=player, amount=10, reason="gift", staff_user=make_user())
-    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
+    with pytest.raises(NotPermitted, match="do not have the right to adjust wallets"):
         wallet_adjust(user=player, amount=10, reason="gift", staff_user=None)
     assert snapshot() == before
 

@@ -17,6 +17,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from accounts.ledger.posting import MAX_AMOUNT
 from accounts.models import LedgerAccount, LedgerTransaction, User
 from accounts.services import (
     LedgerError,
@@ -29,7 +30,6 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.posting import MAX_AMOUNT
 
 N_USERS = 3
 T0 = timezone.now()

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Ban, StaffAction, User
-from accounts.services import LedgerError, ban_user, lift_ban, wallet_adjust
+from accounts.services import NotPermitted, ban_user, lift_ban, wallet_adjust
 from tests.staff_pages import confirm, list_action, messages_of, open_own_page, own_page_data
 from tests.staff_roles import group_with, help_desk, moderator, staff_with, superuser
 
@@ -123,13 +123,13 @@ def test_each_service_refuses_staff_without_the_permission_whatever_page_asks(ta
     User.objects.filter(pk=inactive.pk).update(is_active=False)
     inactive.is_active = False
     before = state(snapshot)
-    with pytest.raises(LedgerError, match="do not have the right to ban"):
+    with pytest.raises(NotPermitted, match="do not have the right to ban"):
         ban_user(user=target, reason="r", staff_user=helper)
-    with pytest.raises(LedgerError, match="do not have the right to lift bans"):
+    with pytest.raises(NotPermitted, match="do not have the right to lift bans"):
         lift_ban(user=banned, reason="r", staff_user=mod)
-    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
+    with pytest.raises(NotPermitted, match="do not have the right to adjust wallets"):
         wallet_adjust(user=target, amount=10, reason="r", staff_user=mod)
-    with pytest.raises(LedgerError, match="do not have the right to adjust wallets"):
+    with pytest.raises(NotPermitted, match="do not have the right to adjust wallets"):
         wallet_adjust(user=target, amount=10, reason="r", staff_user=inactive)
     assert state(snapshot) == before
 

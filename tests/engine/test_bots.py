@@ -294,7 +294,7 @@ def test_normal_beats_random_play_in_duplicate() -> None:
 
 def test_the_blind_money_a_bot_reads_follows_the_hands_rules():
     """The dark chain is the hand's rules' (games.engine.rules), not S * 2^k written again."""
-    tripling = dataclasses.replace(RULES_V1, version=2, dark_growth=3)
+    tripling = dataclasses.replace(RULES_V1, version=99, dark_growth=3)
     hand = Hand.start(stake=10, names=["a", "b", "c", "d"], chips=[2000] * 4, dealer=0, rules=tripling)
     hand.act(1, "dark")
     hand.act(2, "dark")

@@ -16,18 +16,19 @@ from games.engine import table_rules
 from games.engine.fairness import seed_hash
 from games.engine.hand import Hand
 from games.engine.handfile import FORMAT, HandFileError, hand_file_of, hand_result, load_hand_file, replay
-from games.engine.rules import KNOWN, RULES_V1, Rules, RulesError, rules_of_version
+from games.engine.rules import KNOWN, RULES_V1, SIT_AND_GO_V1, Rules, RulesError, rules_of_version
 from games.engine.verify import check_hand
 from tests.engine.test_cli_properties import run_main
 from tests.engine.test_handfile import EXAMPLE
 
 SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 # A changed copy of the rules: a dark bet X is offered only while 4 X (not 2 X) is within the cap.
-CHANGED = dataclasses.replace(RULES_V1, version=2, dark_cap=4)
+CHANGED = dataclasses.replace(RULES_V1, version=99, dark_cap=4)
 
 
 def test_the_first_rules_are_the_numbers_the_game_has_always_had():
-    assert RULES_V1.version == 1 and KNOWN == {1: RULES_V1} and rules_of_version(1) is RULES_V1
+    assert RULES_V1.version == 1 and rules_of_version(1) is RULES_V1
+    assert KNOWN == {1: RULES_V1, 2: SIT_AND_GO_V1} and SIT_AND_GO_V1.short_antes and not RULES_V1.short_antes
     assert table_rules.STAKES == (10, 50, 200, 1000) == RULES_V1.stakes
     assert (table_rules.MIN_SEATS, table_rules.MAX_SEATS) == (2, 6)
     assert table_rules.chips_to_be_dealt_in(50) == 100
@@ -53,8 +54,8 @@ def test_rules_round_trip_and_a_known_version_cannot_be_rewritten():
     for bad in (None, [], {"version": "1"}, {"version": 0}, {"version": True}):
         with pytest.raises(RulesError):
             Rules.from_json(bad)
-    with pytest.raises(RulesError, match="unknown rules version 2"):
-        rules_of_version(2)
+    with pytest.raises(RulesError, match="unknown rules version 99"):
+        rules_of_version(99)
 
 
 def played(*, rules: Rules, number: int = 1) -> dict[str, Any]:
@@ -98,7 +99,7 @@ def test_a_changed_dark_cap_shortens_the_dark_chain():
 def test_a_stored_hand_names_its_rules_in_a_hand_file_of_format_2():
     record = played(rules=CHANGED)
     assert record["format"] == FORMAT == "svara-hand/2"
-    assert record["rules"] == CHANGED.to_json() and record["rules"]["version"] == 2
+    assert record["rules"] == CHANGED.to_json() and record["rules"]["version"] == 99
     assert load_hand_file(record).rules == CHANGED
     assert played(rules=RULES_V1)["rules"]["version"] == 1
 
@@ -112,7 +113,7 @@ def test_an_old_hand_replays_and_verifies_by_its_own_rules():
 
 def test_replaying_an_old_hand_under_changed_rules_is_refused_loudly():
     old = played(rules=RULES_V1)
-    with pytest.raises(HandFileError, match=r"action 1 \(cem dark\) is refused by rules version 2: "):
+    with pytest.raises(HandFileError, match=r"action 1 \(cem dark\) is refused by rules version 99: "):
         replay(old, rules=CHANGED, strict=True)
     # A file that claims other rules than its hand was played by does not verify, and says why.
     claims = {**copy.deepcopy(old), "rules": CHANGED.to_json()}

@@ -283,7 +283,7 @@ def listed(html: str) -> list[int]:
 @pytest.mark.django_db
 def test_my_hands_lists_only_mine_newest_first(players):
     oak = Table.objects.create(name="Oak", stake=10, seat_count=3)
-    practice = Table.objects.create(name="Bots", stake=10, seat_count=3, practice=True)
+    practice = Table.objects.create(name="Bots", stake=10, seat_count=3, kind="practice")
     first = stored_hand(hand_file=FOLD_AND_SHOWDOWN, users=players, table=oak, number=1, started_at=T0)
     second = stored_hand(
         hand_file=SVARA, users=players, table=practice, number=1, started_at=T0 + timedelta(hours=1)

@@ -38,7 +38,9 @@ def people(db):
 
 
 def private_hand(people, *, practice: bool = False, status: str = PlayedHand.Status.FINISHED) -> PlayedHand:
-    table = Table.objects.create(name="Back room", stake=10, seat_count=3, private=True, practice=practice)
+    table = Table.objects.create(
+        name="Back room", stake=10, seat_count=3, private=True, kind="practice" if practice else "cash"
+    )
     players = {name: people[name] for name in ("ann", "bob", "cem")}
     return stored_hand(hand_file=FOLD_AND_SHOWDOWN, users=players, table=table, status=status)
 

@@ -306,7 +306,7 @@ def three_hands(db):
     ann, bob, cem = make_user("ann"), make_user("bob"), make_user("cem")
     users = {"ann": ann, "bob": bob, "cem": cem}
     real = Table.objects.create(name="Oak", stake=10, seat_count=3)
-    practice = Table.objects.create(name="Practice", stake=10, seat_count=3, practice=True)
+    practice = Table.objects.create(name="Practice", stake=10, seat_count=3, kind="practice")
     big = Table.objects.create(name="Elm", stake=50, seat_count=3)
     big_file = {
         **FOLD_AND_SHOWDOWN,

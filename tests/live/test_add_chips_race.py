@@ -71,7 +71,7 @@ def test_chips_added_during_a_hand_join_the_stack_when_it_is_cancelled():
     from games.live.document import new_table_doc, seat_entry
 
     table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False}
-    table |= {"turn_seconds": 30, "status": "open", "private": False, "practice": False}
+    table |= {"turn_seconds": 30, "status": "open", "private": False, "kind": "cash"}
     seats = [seat_entry(user_id=1, name="ann", chips=500), seat_entry(user_id=2, name="bob", chips=500)]
     doc = new_table_doc(table=table, seats=seats)
     doc = t.start_hand(doc, number=1, now=0.0, started_at="2026-12-07T18:00:00+00:00")

@@ -69,7 +69,7 @@ async def test_practice_hand_against_the_computer_leaves_the_wallet_alone():
     record = await sync_to_async(PlayedHand.objects.get)(table_id=table_id, number=1)
     assert record.record["result"]["finished"] is True
     chips = await sync_to_async(
-        lambda: sorted(Seat.objects.filter(table_id=table_id).values_list("practice_chips", flat=True))
+        lambda: sorted(Seat.objects.filter(table_id=table_id).values_list("table_chips", flat=True))
     )()
     assert sum(chips) == 1000 and chips != [500, 500]
     await sync_to_async(call_command)("audit_chips")
@@ -101,7 +101,7 @@ async def test_one_practice_table_at_a_time_and_leaving_closes_it():
     first = await practice.practice_start(user=ann, level="easy")
     second = await practice.practice_start(user=ann, level="normal")
     tables = await sync_to_async(
-        lambda: dict(Table.objects.filter(practice=True).values_list("pk", "status"))
+        lambda: dict(Table.objects.filter(kind="practice").values_list("pk", "status"))
     )()
     assert tables == {first: "closed", second: "open"}
     await service.table_leave(user=ann, table_id=second)

@@ -92,9 +92,9 @@ def test_staff_closing_the_table_reveals_its_series():
 
 
 def test_a_practice_table_closed_reveals_its_series():
-    table = make_table(practice=True)
+    table = make_table(kind="practice")
     records.begin_hand_record(table_id=table.pk)
-    records.close_practice_table(table_id=table.pk)
+    records.close_own_table(table_id=table.pk)
     assert SeedSeries.objects.get(table=table).end_reason == SeedSeries.EndReason.CLOSED
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
+from accounts.ledger.errors import LedgerError
 from accounts.models import LedgerTransaction, StaffAction
 from accounts.services import ban_user, lift_ban, wallet_adjust, wallet_balance
-from accounts.services.errors import LedgerError
+from accounts.staff_log.errors import StaffRefusal
 from games.live import staff
 from tests.live.test_staff_rights import three_seated  # noqa: F401 (the fixture)
 from tests.staff_roles import superuser
@@ -63,7 +64,7 @@ def test_each_action_writes_one_line_who_what_on_whom_and_why(three_seated, kind
     wallet = wallet_balance(user=players[1])
     try:  # sent again: refused as already sent, or (a wallet adjustment) the first one's answer
         act(kind, boss=boss, table=table, players=players, token=f"form-{kind}")
-    except (LedgerError, staff.Refused) as exc:
+    except (LedgerError, StaffRefusal, staff.Refused) as exc:
         assert "already sent" in str(exc)
     assert StaffAction.objects.exclude(pk__in=before).filter(kind=kind).count() == 1
     assert wallet_balance(user=players[1]) == wallet

@@ -240,11 +240,11 @@ def test_changing_a_table_needs_change_table(client, role):
     assert Table.objects.get(pk=table.pk).name == "oak" and not TableEvent.objects.exists()
 
 
-def test_the_practice_flag_is_never_editable(client):
+def test_the_kind_is_never_editable(client):
     table = make_table(name="oak")
     client.force_login(superuser())
-    client.post(f"{TABLES}{table.pk}/change/", change_page_data(client, table, practice="on"))
-    assert not Table.objects.get(pk=table.pk).practice
+    client.post(f"{TABLES}{table.pk}/change/", change_page_data(client, table, kind="practice"))
+    assert Table.objects.get(pk=table.pk).kind == "cash"
 
 
 # --- a removed player is told why ---

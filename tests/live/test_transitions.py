@@ -34,7 +34,7 @@ def test_a_repeated_action_id_is_applied_once_inside_and_outside_the_ids_kept() 
 def _doc_in_play() -> Doc:
     table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
     )
     return t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00")
@@ -157,7 +157,7 @@ def _doc_in_play_seeded(seed: str) -> Doc:
 def _two_ready_players() -> Doc:
     table = {"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
     return new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))],
     )
 
@@ -197,7 +197,7 @@ def test_a_busted_seat_that_adds_what_the_top_up_offers_is_dealt_in_again() -> N
 
     table = {"id": 5, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=1, name="ann", chips=5), seat_entry(user_id=2, name="bob", chips=500)],
     )
     t._sit_out_broke_players(doc)  # as after a settled hand that left ann with 5

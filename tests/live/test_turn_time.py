@@ -51,7 +51,7 @@ def test_over_a_sitting_the_bank_gives_at_most_its_seconds_and_saves_one_timeout
     assert folds == sum(turns) - saved
 
 
-def _table(*, time_bank: int, turn_seconds: int = 30, practice: bool = False) -> Doc:
+def _table(*, time_bank: int, turn_seconds: int = 30, kind: str = "cash") -> Doc:
     table = {
         "id": 5,
         "name": "t",
@@ -61,7 +61,7 @@ def _table(*, time_bank: int, turn_seconds: int = 30, practice: bool = False) ->
         "turn_seconds": turn_seconds,
     }
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": practice, "time_bank": time_bank},
+        table=table | {"status": "open", "private": False, "kind": kind, "time_bank": time_bank},
         seats=[seat_entry(user_id=1, name="ann", chips=500), seat_entry(user_id=2, name="bob", chips=500)],
     )
     return t.start_hand(doc, number=1, now=0.0, started_at="2026-01-01T00:00:00+00:00")
@@ -86,5 +86,5 @@ def test_a_real_tables_clock_draws_the_bank_once_then_acts() -> None:
 def test_without_a_bank_the_clock_acts_at_once_and_a_practice_turn_can_have_no_clock() -> None:
     doc = _table(time_bank=0)
     assert "ran out of time" in log_text(t.apply_timeout(doc, now=30.0))[-2]
-    unclocked = _table(time_bank=0, turn_seconds=NO_LIMIT, practice=True)
+    unclocked = _table(time_bank=0, turn_seconds=NO_LIMIT, kind="practice")
     assert unclocked["hand"] is not None and unclocked["timer"] is None

@@ -13,7 +13,7 @@ from games.live.document import hand_of, new_table_doc, seat_entry
 def doc_with_log(log: list) -> dict:
     doc = new_table_doc(
         table={"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
-        | {"status": "open", "private": False, "practice": False},
+        | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=1, name="ann", chips=500), None],
     )
     doc["log"] = log
@@ -35,7 +35,7 @@ def test_an_ended_hand_shows_the_chips_it_ended_with_before_it_is_settled(data, 
     table = {"id": 1, "name": "t", "stake": 10, "seat_count": 4, "dark_play": dark, "turn_seconds": 30}
     seats = [seat_entry(user_id=n + 1, name=f"p{n}", chips=500) for n in range(players)]
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=seats + [None] * (4 - players),
     )
     doc = t.start_hand(doc, number=1, now=1.0, started_at="2026-01-01T00:00:00+00:00", server_seed=seed.hex())

@@ -46,7 +46,7 @@ def test_lobby_lists_public_open_tables_with_stake_seats_dark_play_and_players(c
     public = make_table(name="Sofia", stake=10, seat_count=4, dark_play=False)
     make_table(name="Hidden room", private=True)
     make_table(name="Shut", status=Table.Status.CLOSED)
-    make_table(name="Solo drill", practice=True)
+    make_table(name="Solo drill", kind="practice")
     sit(ann, public, 2)
 
     response = client.get("/lobby/")

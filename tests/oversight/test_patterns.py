@@ -82,7 +82,7 @@ def test_the_window_leaves_older_hands_out():
 
 def test_practice_tables_and_hands_not_finished_are_left_out():
     a, b = person("a"), person("b")
-    practice = Table.objects.create(name="p", stake=10, seat_count=2, practice=True)
+    practice = Table.objects.create(name="p", stake=10, seat_count=2, kind="practice")
     money = Table.objects.create(name="m", stake=10, seat_count=2)
     built = Hands()
     at = timezone.now() - timedelta(hours=1)

@@ -19,10 +19,10 @@ def test_practice_page_offers_levels_and_starts_a_table_at_once(client, player):
     for level in ("easy", "normal", "hard"):
         assert f'value="{level}"' in text
     response = client.post("/practice/", {"level": "hard"})
-    table = Table.objects.get(practice=True, created_by=player)
+    table = Table.objects.get(kind="practice", created_by=player)
     assert response.status_code == 302 and response["Location"] == f"/table/{table.pk}/"
     assert table.stake == 10 and table.dark_play and table.private
-    assert set(Seat.objects.filter(table=table).values_list("bot_level", "practice_chips")) == {
+    assert set(Seat.objects.filter(table=table).values_list("bot_level", "table_chips")) == {
         ("", 500),
         ("hard", 500),
     }
@@ -35,13 +35,13 @@ def test_practice_needs_a_login_and_a_known_level(client):
     client.login(username="bob", password="pw-bob-12345")
     response = client.post("/practice/", {"level": "godlike"}, follow=True)
     assert "choose a level" in response.content.decode()
-    assert not Table.objects.filter(practice=True).exists()
+    assert not Table.objects.filter(kind="practice").exists()
 
 
 @pytest.mark.django_db(transaction=True)
 def test_new_game_is_refused_while_both_can_play(client, player):
     client.post("/practice/", {"level": "easy"})
-    table = Table.objects.get(practice=True)
+    table = Table.objects.get(kind="practice")
     response = client.post(f"/practice/{table.pk}/new-game/", follow=True)
     assert "both sides can still play" in response.content.decode()
 
@@ -49,7 +49,7 @@ def test_new_game_is_refused_while_both_can_play(client, player):
 @pytest.mark.django_db(transaction=True)
 def test_a_practice_table_page_offers_no_invite_or_buy_in(client, player):
     client.post("/practice/", {"level": "normal"})
-    table = Table.objects.get(practice=True)
+    table = Table.objects.get(kind="practice")
     page = client.get(f"/table/{table.pk}/").content.decode()
     assert "practice chips" in page
     assert "Invite link" not in page and "buy-in 200" not in page
@@ -60,11 +60,11 @@ def test_practice_offers_a_longer_turn_or_none_and_refuses_other_times(client, p
     page = client.get("/practice/").content.decode()
     assert all(f'<option value="{s}"' in page for s in (30, 60, 120, 0)) and "no time limit" in page
     client.post("/practice/", {"level": "easy", "turn_seconds": "0"})
-    table = Table.objects.get(practice=True, created_by=player, status="open")
+    table = Table.objects.get(kind="practice", created_by=player, status="open")
     assert table.turn_seconds == 0
     assert "no time limit" in client.get(f"/table/{table.pk}/").content.decode()
     client.post("/practice/", {"level": "easy", "turn_seconds": "120"})
-    assert Table.objects.get(practice=True, created_by=player, status="open").turn_seconds == 120
+    assert Table.objects.get(kind="practice", created_by=player, status="open").turn_seconds == 120
     response = client.post("/practice/", {"level": "easy", "turn_seconds": "7"}, follow=True)
     assert "choose a turn time from the list" in response.content.decode()
-    assert Table.objects.filter(practice=True, created_by=player, turn_seconds=7).count() == 0
+    assert Table.objects.filter(kind="practice", created_by=player, turn_seconds=7).count() == 0

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import StaffAction
+from games import staff_kinds
 from games.models import ChatMessage, ChatMute, ChatWord, PlayedHand, Report
 from games.social.reports import report_message, report_player
 from tests.live.tablekit import make_player
@@ -94,7 +95,7 @@ def test_deleting_from_the_report_records_it_and_can_close_the_report_too(client
     reported.refresh_from_db()
     assert reported.status == Report.Status.CLOSED and reported.outcome == "insult"
     kinds = sorted(StaffAction.objects.values_list("kind", flat=True))
-    assert kinds == [StaffAction.Kind.CHAT_DELETE, StaffAction.Kind.REPORT_CLOSE]
+    assert kinds == [staff_kinds.CHAT_DELETE.name, staff_kinds.REPORT_CLOSE.name]
     # The same form sent again (Back, resubmit) acts no more.
     again = client.post(report_url(reported), data, follow=True)
     assert any("already" in m for m in messages_of(again))
@@ -110,7 +111,7 @@ def test_a_mute_from_the_report_lasts_its_time(client, mod, reported, step, minu
     assert minutes * 60 - 60 < left <= minutes * 60
     action = StaffAction.objects.get()
     assert (action.kind, action.reason, action.detail["minutes"]) == (
-        StaffAction.Kind.CHAT_MUTE,
+        staff_kinds.CHAT_MUTE.name,
         "rude",
         minutes,
     )
@@ -214,7 +215,7 @@ def test_the_chat_list_searches_and_deletes_through_the_service(client, mod, rep
     confirm(client, MESSAGES, data)
     line = ChatMessage.objects.get(pk=reported.message_id)
     assert line.deleted_by == mod
-    assert StaffAction.objects.get().kind == StaffAction.Kind.CHAT_DELETE
+    assert StaffAction.objects.get().kind == staff_kinds.CHAT_DELETE.name
     assert ChatMessage.objects.count() == 26  # deleted for the players, kept for the staff
 
 
@@ -231,7 +232,7 @@ def test_the_chat_list_mutes_the_authors_through_the_service(client, mod, report
     mute = ChatMute.objects.get()  # one mute for the one author of the three lines
     assert mute.user == bob and 59 * 60 < (mute.until - timezone.now()).total_seconds() <= 3600
     action = StaffAction.objects.get()
-    assert (action.kind, action.reason) == (StaffAction.Kind.CHAT_MUTE, "rude all night")
+    assert (action.kind, action.reason) == (staff_kinds.CHAT_MUTE.name, "rude all night")
     confirm(client, MESSAGES, data)  # the same form again acts no more
     assert ChatMute.objects.count() == 1 and StaffAction.objects.count() == 1
 

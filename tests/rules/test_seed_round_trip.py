@@ -107,7 +107,7 @@ def test_typed_seed_lines():
 def test_the_tables_check_link_opens_the_hand_itself():
     doc = new_table_doc(
         table={"id": 42, "name": "t", "stake": 10, "seat_count": 2, "dark_play": False, "turn_seconds": 30}
-        | {"status": "open", "private": False, "practice": False},
+        | {"status": "open", "private": False, "kind": "cash"},
         seats=[
             seat_entry(user_id=1, name="ann", chips=500),
             seat_entry(user_id=2, name="bob", chips=500),

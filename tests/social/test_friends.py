@@ -214,10 +214,14 @@ def test_invitations_refused_with_a_reason_and_nothing_stored(monkeypatch):
         friends.invite(user=ann, friend=bob, table=None)
     with pytest.raises(FriendRefused, match="your own friend"):
         friends.invite(user=ann, friend=ann, table=oak)
-    practice = make_table(name="Mine", practice=True)
+    practice = make_table(name="Mine", kind="practice")
     seat(ann, practice)
     with pytest.raises(FriendRefused, match="practice"):
         friends.invite(user=ann, friend=bob, table=practice)
+    contest = make_table(name="Cup", kind="tournament")
+    seat(ann, contest)
+    with pytest.raises(FriendRefused, match="room's tables only"):
+        friends.invite(user=ann, friend=bob, table=contest)
     assert not TableInvitation.objects.exists()
     friends.invite(user=ann, friend=bob, table=oak)
     with pytest.raises(FriendRefused, match="already invited bob"):
@@ -297,7 +301,7 @@ def test_the_friends_page_shows_public_tables_only_and_who_is_online():
         befriend(ann, other)
     oak = make_table(name="Oak")
     hidden = make_table(name="Hidden", private=True)
-    mine = make_table(name="Practice", practice=True)
+    mine = make_table(name="Practice", kind="practice")
     seat(ann, oak)
     async_to_sync(presence.socket_opened)(socket_id="s1", user_id=bob.pk, table_id=oak.pk)
     async_to_sync(presence.socket_opened)(socket_id="s2", user_id=cid.pk, table_id=hidden.pk)

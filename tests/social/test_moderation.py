@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import StaffAction
+from games import staff_kinds
 from games.live.service import group_name
 from games.models import ChatMessage, ChatMute, Report
 from games.social.moderation import active_mute, close_report, delete_chat_message, mute_in_chat
@@ -37,7 +38,7 @@ def test_a_deleted_message_is_marked_and_logged_with_who_and_why():
     assert line.deleted_at is not None and line.deleted_by == mod
     action = StaffAction.objects.get()
     assert (action.kind, action.staff_user, action.user, action.table_id, action.reason) == (
-        StaffAction.Kind.CHAT_DELETE,
+        staff_kinds.CHAT_DELETE.name,
         mod,
         bob,
         table.pk,
@@ -90,7 +91,7 @@ def test_a_mute_keeps_a_player_out_of_the_chat_for_its_minutes():
     assert 59 * 60 < (mute.until - timezone.now()).total_seconds() <= 3600
     assert active_mute(user=bob) == mute and mute.created_by == mod and mute.reason == "flooding"
     action = StaffAction.objects.get()
-    assert (action.kind, action.user, action.detail["minutes"]) == (StaffAction.Kind.CHAT_MUTE, bob, 60)
+    assert (action.kind, action.user, action.detail["minutes"]) == (staff_kinds.CHAT_MUTE.name, bob, 60)
     with pytest.raises(Refused, match="already sent"):
         mute_in_chat(user=bob, staff=mod, minutes=60, reason="flooding", token="mute-1")
     assert ChatMute.objects.count() == 1
@@ -153,7 +154,7 @@ def test_closing_a_report_records_the_outcome():
     assert report.handled_at is not None
     action = StaffAction.objects.get()
     assert (action.kind, action.user, action.detail["report"]) == (
-        StaffAction.Kind.REPORT_CLOSE,
+        staff_kinds.REPORT_CLOSE.name,
         bob,
         report.pk,
     )

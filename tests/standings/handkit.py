@@ -49,6 +49,6 @@ def stored(
         )
         for i, (uid, net) in enumerate(nets.items())
     )
-    if count and status == PlayedHand.Status.FINISHED and not table.practice:
+    if count and status == PlayedHand.Status.FINISHED and table.policy.counted:
         count_hand(at=at, stake=table.stake, pot=pot, winner_id=winner_id, nets=nets)
     return hand

@@ -109,7 +109,7 @@ def players_and_tables():
         make_table(name="ten", stake=10, seat_count=4),
         make_table(name="fifty", stake=50, seat_count=4),
         make_table(name="private", stake=200, seat_count=4, private=True),
-        make_table(name="practice", stake=10, seat_count=4, practice=True),
+        make_table(name="practice", stake=10, seat_count=4, kind="practice"),
     ]
     return players, tables
 
@@ -141,7 +141,7 @@ def test_settled_hands_are_counted_once_and_practice_not_at_all():
     call_command("rebuild_standings")
     assert snapshot() == kept
     # A practice table's hand goes to its seats' practice chips, not to the standings.
-    practice = make_table(name="practice", practice=True)
+    practice = make_table(name="practice", kind="practice")
     HandPlayer.objects.filter(hand__table=table).update()  # nothing to change: the real hands stay
     PlayedHand.objects.filter(table=table).update(table=practice)
     rebuild_standings()

@@ -281,7 +281,7 @@ async def test_a_cancelled_hands_notice_names_the_reason_in_each_language_and_ke
 
 def test_a_document_written_before_entries_shows_its_english_lines():
     doc = {
-        "table": {"stake": 10, "seat_count": 2, "practice": False},
+        "table": {"stake": 10, "seat_count": 2, "kind": "cash"},
         "seats": [None, None],
         "dealer": None,
         "hand": None,

@@ -15,8 +15,8 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from accounts.ledger.audit import audit_ledger
 from accounts.services import seat_balance
-from accounts.services.audit import audit_ledger
 from games.live import service
 from games.models import Seat
 from svara_site.asgi import application

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.services.audit import audit_ledger
+from accounts.ledger.audit import audit_ledger
 
 
 class Command(BaseCommand):

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.table_rules import buy_in_range, top_up
+from games.kinds import Broke, kind_of_settings
 from games.live import process
 from games.tables.ui.cards import card_html
 from games.tables.ui.jinja2 import fixed_template, render_in_language
@@ -39,11 +40,17 @@ def render_regions(
     for the page's live region (ui/announce.py), which the first paint has none of."""
     stake = view["table"]["stake"]
     my_seat = view["seats"][view["my_position"]] if view["my_position"] is not None else None
-    # A seat under what a hand needs, between its hands, at a real table: the adds that deal it in
-    # again (a practice table offers a new game instead; a leaving seat is going anyway).
+    # A seat under what a hand needs, between its hands, at a table where such a seat sits out: the
+    # adds that deal it in again (a practice table offers a new game instead; a leaving seat is
+    # going anyway).
     short = None
-    practice = view["table"].get("practice")
-    if my_seat is not None and not my_seat["in_hand"] and not my_seat["leaving"] and not practice:
+    kind = kind_of_settings(view["table"])
+    if (
+        my_seat is not None
+        and not my_seat["in_hand"]
+        and not my_seat["leaving"]
+        and kind.broke is Broke.SITS_OUT
+    ):
         short = top_up(chips=my_seat["chips"], stake=stake)
     # Worded once per document and language, shared by every viewer of it (log.py).
     log = worded_log(table_id=view["table"].get("id"), entries=view["log"])
@@ -58,6 +65,7 @@ def render_regions(
                 "card": card_html,
                 "my_seat": my_seat,
                 "top_up": short,
+                "may_add_chips": kind.may_add_chips,
                 "user_is_authenticated": True,
                 "action_id": secrets.token_hex(8),
                 "buy_in": buy_in_range(stake),

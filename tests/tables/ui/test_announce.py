@@ -24,7 +24,7 @@ ANN, BOB = 1, 2
 def _doc() -> Doc:
     table = {"id": 3, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[
             seat_entry(user_id=ANN, name="ann", chips=500),
             seat_entry(user_id=BOB, name="bob", chips=500),

@@ -58,7 +58,7 @@ def played_states(seed: int) -> list[tuple[dict, int]]:
     rng = random.Random(seed)
     doc = new_table_doc(
         table={"id": 1, "name": "t", "stake": 10, "seat_count": 3, "dark_play": True, "turn_seconds": 30}
-        | {"status": "open", "private": False, "practice": False},
+        | {"status": "open", "private": False, "kind": "cash"},
         seats=[
             seat_entry(user_id=1, name="<ann>", chips=500),
             seat_entry(user_id=2, name="bo & co", chips=500),

@@ -19,7 +19,7 @@ from games.tables.ui.jinja2 import active_words
 def doc_with_log(lines: list) -> dict:
     doc = new_table_doc(
         table={"id": 1, "name": "t", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
-        | {"status": "open", "private": False, "practice": False},
+        | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=1, name="ann", chips=500), None],
     )
     doc["log"] = lines

@@ -15,7 +15,7 @@ from games.tables.ui.regions import render_regions
 def _high_stakes_doc() -> Doc:
     table = {"id": 7, "name": "oak", "stake": 1000, "seat_count": 3, "dark_play": False, "turn_seconds": 30}
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=uid, name=name, chips=50_000) for uid, name in ((1, "ann"), (2, "bob"))]
         + [None],
     )
@@ -43,7 +43,7 @@ def test_chip_counts_are_grouped_in_the_text_and_plain_in_the_forms() -> None:
 def _practice_doc_out_of_chips() -> Doc:
     table = {"id": 9, "name": "practice", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
     return new_table_doc(
-        table=table | {"status": "open", "private": True, "practice": True},
+        table=table | {"status": "open", "private": True, "kind": "practice"},
         seats=[
             seat_entry(user_id=1, name="ann", chips=5, sitting_out=True),
             seat_entry(user_id=2, name="Computer (hard)", chips=995, bot="hard"),
@@ -74,7 +74,7 @@ def _bust_doc(*, chips: int) -> Doc:
     """A real table at stake 10 (a hand needs 20): ann has ``chips`` left and sits out, bob plays on."""
     table = {"id": 11, "name": "elm", "stake": 10, "seat_count": 2, "dark_play": True, "turn_seconds": 30}
     return new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[
             seat_entry(user_id=1, name="ann", chips=chips, sitting_out=chips < 20),
             seat_entry(user_id=2, name="bob", chips=980),

@@ -18,78 +18,34 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
+from accounts import staff_kinds
 from accounts.models import LedgerTransaction, StaffAction, User
-from accounts.services.errors import InvalidRequest, LedgerError
-
-Kind = StaffAction.Kind
-
-# The permission of each action; the table ones are the games app's (by name: no import of games).
-PERMISSIONS: dict[str, str | None] = {
-    Kind.BAN: "accounts.add_ban",
-    Kind.LIFT_BAN: "accounts.lift_ban",
-    Kind.WALLET_ADJUST: "accounts.adjust_wallet",
-    Kind.TABLE_CLOSE: "games.close_table",
-    Kind.SEAT_REMOVE: "games.remove_player",
-    Kind.TABLE_EDIT: "games.change_table",
-    Kind.RIGHTS: None,  # superusers only
-    Kind.CHAT_DELETE: "games.delete_chatmessage",
-    Kind.CHAT_MUTE: "games.add_chatmute",
-    Kind.REPORT_CLOSE: "games.change_report",
-    Kind.ACCOUNT: "accounts.change_user",
-    # A player's own break protects them from themselves: only the highest right lifts one.
-    Kind.LIFT_BREAK: None,  # superusers only
-}
-
-_REFUSALS: dict[str, str] = {
-    Kind.BAN: gettext_noop("You do not have the right to ban players; nothing was changed."),
-    Kind.LIFT_BAN: gettext_noop("You do not have the right to lift bans; nothing was changed."),
-    Kind.WALLET_ADJUST: gettext_noop("You do not have the right to adjust wallets; nothing was changed."),
-    Kind.TABLE_CLOSE: gettext_noop("You do not have the right to close tables; nothing was changed."),
-    Kind.SEAT_REMOVE: gettext_noop(
-        "You do not have the right to remove players from their seats; nothing was changed."
-    ),
-    Kind.TABLE_EDIT: gettext_noop("You do not have the right to change tables; nothing was changed."),
-    Kind.RIGHTS: gettext_noop("Only superusers may change staff rights; nothing was changed."),
-    Kind.CHAT_DELETE: gettext_noop("You do not have the right to delete chat messages; nothing was changed."),
-    Kind.CHAT_MUTE: gettext_noop("You do not have the right to mute players in chat; nothing was changed."),
-    Kind.REPORT_CLOSE: gettext_noop("You do not have the right to close reports; nothing was changed."),
-    Kind.ACCOUNT: gettext_noop("You do not have the right to change accounts; nothing was changed."),
-    Kind.LIFT_BREAK: gettext_noop(
-        "Only superusers may end a player's time-out or self-exclusion early; nothing was changed."
-    ),
-}
+from accounts.staff_log.errors import AlreadyDone, BadStaffForm, NotPermitted
+from accounts.staff_log.kinds import StaffKind
 
 MAX_TOKEN_LENGTH = 100
 
 
-class NotPermitted(LedgerError):
-    """The staff member lacks the permission for this action."""
-
-
-class AlreadyDone(LedgerError):
-    """The form naming this token was already acted on."""
-
-
-def may(*, staff_user: Any, kind: str) -> bool:
+def may(*, staff_user: Any, kind: StaffKind) -> bool:
     """Whether ``staff_user`` may do this kind of action (pages ask it to offer only what is allowed)."""
     if not isinstance(staff_user, User) or not staff_user.is_active or not staff_user.is_staff:
         return False
-    permission = PERMISSIONS[kind]
-    return staff_user.is_superuser if permission is None else staff_user.has_perm(permission)
+    if kind.permission is None:
+        return staff_user.is_superuser
+    return staff_user.has_perm(kind.permission)
 
 
-def check_right(*, staff_user: Any, kind: str) -> User:
+def check_right(*, staff_user: Any, kind: StaffKind) -> User:
     if not may(staff_user=staff_user, kind=kind):
-        raise NotPermitted(_(_REFUSALS[kind]))
+        raise NotPermitted(_(kind.refusal))
     return staff_user
 
 
 def check_reason(reason: Any, *, message: str) -> str:
     """The reason, stripped; ``message`` (translated) when it is missing."""
     if not isinstance(reason, str) or not reason.strip():
-        raise InvalidRequest(message)
+        raise BadStaffForm(message)
     return reason.strip()
 
 
@@ -97,7 +53,7 @@ def check_token(token: Any) -> str | None:
     if token is None:
         return None
     if not isinstance(token, str) or not token.strip() or len(token) > MAX_TOKEN_LENGTH:
-        raise LedgerError(_("This form is damaged (its token is missing or too long); open it again."))
+        raise BadStaffForm(_("This form is damaged (its token is missing or too long); open it again."))
     return token
 
 
@@ -124,10 +80,10 @@ def check_not_done(token: str | None) -> None:
 
 
 def check_staff_form(
-    *, staff_user: Any, kind: str, reason: Any, token: Any, missing_reason: str
+    *, staff_user: Any, kind: StaffKind, reason: Any, token: Any, missing_reason: str
 ) -> tuple[User, str, str | None]:
     """What every staff action checks before it acts, in this order: the right, the reason
-    (``missing_reason`` when there is none) and the form's token, not acted on yet. A LedgerError
+    (``missing_reason`` when there is none) and the form's token, not acted on yet. A StaffRefusal
     names the first that fails; the callers turn it into their own refusal."""
     staff_user = check_right(staff_user=staff_user, kind=kind)
     reason = check_reason(reason, message=missing_reason)
@@ -139,7 +95,7 @@ def check_staff_form(
 def record_staff_action(
     *,
     staff_user: User,
-    kind: str,
+    kind: StaffKind,
     reason: str = "",
     user: User | None = None,
     table_id: int | None = None,
@@ -156,7 +112,7 @@ def record_staff_action(
         with transaction.atomic():
             return StaffAction.objects.create(
                 staff_user=staff_user,
-                kind=kind,
+                kind=kind.name,
                 reason=reason,
                 user=user,
                 table_id=table_id,
@@ -193,19 +149,19 @@ def log_rights_change(*, staff_user: User, user: User, before: dict[str, Any]) -
     anyone else, so a change that got past a page is still not made silently.
     """
     if not staff_user.is_superuser or staff_user.pk == user.pk:
-        raise NotPermitted(_(_REFUSALS[Kind.RIGHTS]))
+        raise NotPermitted(_(staff_kinds.RIGHTS.refusal))
     after = user_rights(user=user)
     changed = {field: [before[field], after[field]] for field in after if before.get(field) != after[field]}
     if not changed:
         return None
-    return record_staff_action(staff_user=staff_user, kind=Kind.RIGHTS, user=user, detail=changed)
+    return record_staff_action(staff_user=staff_user, kind=staff_kinds.RIGHTS, user=user, detail=changed)
 
 
 def log_account_change(*, staff_user: User, user: User, changed: dict[str, Any]) -> StaffAction | None:
     """Log what a staff member changed in someone's account (its details, or ``{"password": "set"}``
     for a staff account's password, which superusers alone may set); nothing changed, nothing logged.
     Call it inside the change's own transaction."""
-    check_right(staff_user=staff_user, kind=Kind.ACCOUNT)
+    check_right(staff_user=staff_user, kind=staff_kinds.ACCOUNT)
     if not changed:
         return None
-    return record_staff_action(staff_user=staff_user, kind=Kind.ACCOUNT, user=user, detail=changed)
+    return record_staff_action(staff_user=staff_user, kind=staff_kinds.ACCOUNT, user=user, detail=changed)

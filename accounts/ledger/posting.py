@@ -31,8 +31,8 @@ from django.db.models import BigIntegerField, Case, F, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.ledger.errors import IdempotencyConflict, InsufficientFunds, InvalidRequest, UnknownAccount
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
-from accounts.services.errors import IdempotencyConflict, InsufficientFunds, InvalidRequest, UnknownAccount
 
 # Play money: far above anything a table or a grant moves, far below the 64-bit column's limit, so
 # sums of many amounts can never overflow.

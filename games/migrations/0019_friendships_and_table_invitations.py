@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0016_hand_rows_keep_the_pot_won'),
+        ('games', '0018_sit_and_go_tournaments'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
