@@ -6,6 +6,9 @@ prefix, scored by when the process last vouched for them; the sweep vouches ever
 (``vouch``), so the sockets of a process that died without closing them stop counting after
 ``STALE`` seconds instead of forever.
 
+Each socket also names its table, so a player's friends can see at which table they are
+(``tables_of``; games/social/friends.py keeps the public ones).
+
 A count, not a record: a Redis error is logged and the socket carries on.
 """
 
@@ -25,9 +28,9 @@ log = logging.getLogger(__name__)
 
 STALE = 30.0  # seconds without a word from a socket's process before it stops counting
 
-# This process's open table sockets: socket (channel name) -> user id. Written on the sockets'
-# loop, read by the dashboard's thread in the memory setup.
-_local: dict[str, int] = {}
+# This process's open table sockets: socket (channel name) -> (user id, table id). Written on the
+# sockets' loop, read by the dashboard's thread in the memory setup.
+_local: dict[str, tuple[int, int]] = {}
 _lock = threading.Lock()
 _sync_clients: dict[str, Any] = {}
 
@@ -42,8 +45,17 @@ def _key(prefix: str) -> str:
     return f"{prefix}presence"
 
 
-def _member(socket_id: str, user_id: int) -> str:
-    return f"{user_id}:{socket_id}"
+def _member(socket_id: str, user_id: int, table_id: int) -> str:
+    return f"{user_id}:{table_id}:{socket_id}"
+
+
+def _user_and_table(member: str) -> tuple[int, int] | None:
+    user, _sep, rest = member.partition(":")
+    table = rest.partition(":")[0]
+    if not user.isdigit():
+        return None
+    # A process from before tables were named ("user:socket") still counts, at no table (0).
+    return int(user), int(table) if table.isdigit() else 0
 
 
 def _redis_store() -> RedisStateStore | None:
@@ -51,26 +63,26 @@ def _redis_store() -> RedisStateStore | None:
     return store if isinstance(store, RedisStateStore) else None
 
 
-async def socket_opened(*, socket_id: str, user_id: int) -> None:
+async def socket_opened(*, socket_id: str, user_id: int, table_id: int) -> None:
     with _lock:
-        _local[socket_id] = user_id
+        _local[socket_id] = (user_id, table_id)
     store = _redis_store()
     if store is None:
         return
     try:
-        await store.client.zadd(_key(store.prefix), {_member(socket_id, user_id): time.time()})
+        await store.client.zadd(_key(store.prefix), {_member(socket_id, user_id, table_id): time.time()})
     except (redis.RedisError, OSError):
         log.warning("presence: could not count socket %s", socket_id, exc_info=True)
 
 
 async def socket_closed(*, socket_id: str) -> None:
     with _lock:
-        user_id = _local.pop(socket_id, None)
+        opened = _local.pop(socket_id, None)
     store = _redis_store()
-    if store is None or user_id is None:
+    if store is None or opened is None:
         return
     try:
-        await store.client.zrem(_key(store.prefix), _member(socket_id, user_id))
+        await store.client.zrem(_key(store.prefix), _member(socket_id, *opened))
     except (redis.RedisError, OSError):
         log.warning("presence: could not uncount socket %s", socket_id, exc_info=True)
 
@@ -83,18 +95,17 @@ async def vouch() -> None:
     if store is None or not mine:
         return
     now = time.time()
-    await store.client.zadd(_key(store.prefix), {_member(s, u): now for s, u in mine.items()})
+    await store.client.zadd(_key(store.prefix), {_member(s, u, t): now for s, (u, t) in mine.items()})
 
 
-def online(*, now: float | None = None) -> Online | None:
-    """The table sockets open in the room and the accounts behind them; None when Redis does not
-    answer. Synchronous, for pages."""
+def _open_sockets(now: float | None) -> list[tuple[int, int]] | None:
+    """(user id, table id) of every table socket open in the room; None when Redis does not answer."""
     from django.conf import settings
 
     url: str = getattr(settings, "REDIS_URL", "") or ""
     if not url:
         with _lock:
-            return Online(sockets=len(_local), people=len(set(_local.values())))
+            return list(_local.values())
     key = _key(getattr(settings, "LIVE_STATE_PREFIX", ""))
     cutoff = (time.time() if now is None else now) - STALE
     try:
@@ -105,8 +116,26 @@ def online(*, now: float | None = None) -> Online | None:
     except (redis.RedisError, OSError):
         log.warning("presence: could not read the count", exc_info=True)
         return None
-    people = {member.split(":", 1)[0] for member in members}
-    return Online(sockets=len(members), people=len(people))
+    return [pair for pair in map(_user_and_table, members) if pair is not None]
+
+
+def online(*, now: float | None = None) -> Online | None:
+    """The table sockets open in the room and the accounts behind them; None when Redis does not
+    answer. Synchronous, for pages."""
+    sockets = _open_sockets(now)
+    if sockets is None:
+        return None
+    return Online(sockets=len(sockets), people=len({user for user, _table in sockets}))
+
+
+def tables_of(*, user_ids: set[int] | frozenset[int], now: float | None = None) -> dict[int, set[int]]:
+    """The tables each of these players has open now (as a player or a spectator); a player with
+    none is left out. Empty when Redis does not answer: nobody is shown at a table."""
+    found: dict[int, set[int]] = {}
+    for user, table in _open_sockets(now) or []:
+        if user in user_ids:
+            found.setdefault(user, set()).add(table)
+    return found
 
 
 def _sync_client(url: str) -> Any:

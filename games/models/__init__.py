@@ -23,8 +23,10 @@ from games.models.social import ChatMessage as ChatMessage
 from games.models.social import ChatMode
 from games.models.social import ChatMute as ChatMute
 from games.models.social import ChatWord as ChatWord
+from games.models.social import Friendship as Friendship
 from games.models.social import Ignore as Ignore
 from games.models.social import Report as Report
+from games.models.social import TableInvitation as TableInvitation
 from games.models.tournaments import Entry as Entry
 from games.models.tournaments import Tournament as Tournament
 

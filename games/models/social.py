@@ -197,3 +197,60 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"report #{self.pk} on {self.reported_id}"
+
+
+class Friendship(models.Model):
+    """One row per pair of players, whatever its state: a request one of them sent (``pending``),
+    or a friendship (``friends``). The pair is kept lowest id first, so "both send a request at
+    once" meets the same unique row and a friendship is symmetric by construction
+    (games/social/friends.py)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("request sent")
+        FRIENDS = "friends", _("friends")
+
+    low = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    high = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Who asked: one of the pair (the other accepts or declines).
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["low", "high"], name="friendship_once_per_pair"),
+            models.CheckConstraint(condition=Q(low__lt=F("high")), name="friendship_low_first"),
+            models.CheckConstraint(
+                condition=Q(requested_by=F("low")) | Q(requested_by=F("high")),
+                name="friendship_asked_by_one_of_the_pair",
+            ),
+        ]
+        indexes = [models.Index(fields=["high", "status"], name="friendship_high_status")]
+
+    def __str__(self) -> str:
+        return f"{self.low_id} & {self.high_id}: {self.status}"
+
+    def other(self, user_id: int) -> int:
+        return self.high_id if user_id == self.low_id else self.low_id
+
+
+class TableInvitation(models.Model):
+    """A friend asked to come to a table the sender sits at; shown to the recipient until they
+    open or dismiss it, or it is too old (games/social/friends.py, ``INVITATION_LIFETIME``)."""
+
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invitations"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    dismissed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        # The recipient's notices: their invitations not dismissed, newest first.
+        indexes = [models.Index(fields=["recipient", "-created_at"], name="invitation_recipient_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} invites {self.recipient_id} to {self.table_id}"

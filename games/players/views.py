@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from games.players import service
+from games.social import friends
 from games.social.ignores import ignored_ids
 
 
@@ -18,7 +19,12 @@ def player_page(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404("no such player")
     page = service.player_page(player=player, viewer=request.user)
     ignoring = not page.own and player.pk in ignored_ids(user=request.user)
-    return render(request, "players/player.html", {"page": page, "player": player, "ignoring": ignoring})
+    relation = "" if page.own else friends.relation(user=request.user, other=player)
+    return render(
+        request,
+        "players/player.html",
+        {"page": page, "player": player, "ignoring": ignoring, "relation": relation},
+    )
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

@@ -1,6 +1,8 @@
 """Ignore lists: a player hides another's chat at every table, kept across sessions (Ignore rows).
 
-The ignored player is not told. After a change, the ignorer's open table sockets are told to
+The ignored player is not told. Ignoring is also blocking: it ends any friendship, request or
+invitation between the two, and the ignored player can send the ignorer neither
+(games/social/friends.py). After a change, the ignorer's open table sockets are told to
 reload the list (a ``chat.ignores`` event to the user's group), so every open table follows.
 """
 
@@ -16,6 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.live.ejection import user_group
 from games.models import Ignore
+from games.social.friends import forget_between
 from games.social.refusals import Refused
 
 log = logging.getLogger(__name__)
@@ -44,6 +47,7 @@ def ignore_player(*, user: User, ignored: User) -> Ignore:
     try:
         with transaction.atomic():
             row, _created = Ignore.objects.get_or_create(user=user, ignored=ignored)
+            forget_between(user_id=user.pk, other_id=ignored.pk)
     except IntegrityError:  # the same request twice at once: the other one stored it
         row = Ignore.objects.get(user=user, ignored=ignored)
     transaction.on_commit(lambda: _tell_sockets(user.pk))

@@ -151,7 +151,9 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
-        await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
+        await presence.socket_opened(
+            socket_id=self.channel_name, user_id=self.user.pk, table_id=self.table_id
+        )
         runtime.ensure_clock()
         self.session_key = getattr(self.scope.get("session"), "session_key", None)
         facts = await database_sync_to_async(care.read_facts)(

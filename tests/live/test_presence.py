@@ -99,3 +99,30 @@ async def test_a_redis_that_does_not_answer_gives_no_count_rather_than_zero(sett
         assert await sync_to_async(presence.online)() is None
     finally:
         presence._sync_clients.clear()
+
+
+async def test_each_socket_names_its_table_for_the_friends_page(backend) -> None:
+    ann, bob = [await sync_to_async(make_player)(name) for name in ("ann", "bob")]
+    oak, elm = [await sync_to_async(make_table)(name=name) for name in ("oak", "elm")]
+    a1 = await connect(ann, oak.pk)
+    a2 = await connect(ann, elm.pk)
+    b = await connect(bob, oak.pk)
+    where = await sync_to_async(presence.tables_of)(user_ids={ann.pk, bob.pk})
+    assert where == {ann.pk: {oak.pk, elm.pk}, bob.pk: {oak.pk}}
+    assert await sync_to_async(presence.tables_of)(user_ids={bob.pk}) == {bob.pk: {oak.pk}}
+    await a2.comm.disconnect()
+    await b.comm.disconnect()
+    assert await sync_to_async(presence.tables_of)(user_ids={ann.pk, bob.pk}) == {ann.pk: {oak.pk}}
+    await a1.comm.disconnect()
+    assert await sync_to_async(presence.tables_of)(user_ids={ann.pk, bob.pk}) == {}
+
+
+async def test_a_socket_counted_by_an_older_process_still_counts_at_no_table(redis_url, settings) -> None:
+    """During a deploy an older process writes "user:socket" (no table): counted, never misread."""
+    settings.REDIS_URL = redis_url
+    from games.live.store import get_state_store
+
+    store = get_state_store()
+    await store.client.zadd(f"{store.prefix}presence", {"7:specific.abc!def": time.time()})
+    assert await sync_to_async(counted)() == (1, 1)
+    assert await sync_to_async(presence.tables_of)(user_ids={7}) == {7: {0}}

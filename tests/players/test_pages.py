@@ -243,5 +243,5 @@ def test_each_page_costs_the_same_queries_whatever_the_history(room, path, djang
     with django_assert_num_queries(len(few.captured_queries)):
         assert client.get(url).status_code == 200
     # The session, the viewer, their ban, the header's balance; then the page's own (the player
-    # page's last: whether the viewer ignores this player's chat).
-    assert len(few.captured_queries) == (12 if path == "player" else 7)
+    # page's last: whether the viewer ignores this player's chat, and whether they are friends).
+    assert len(few.captured_queries) == (13 if path == "player" else 7)
