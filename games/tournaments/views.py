@@ -66,16 +66,16 @@ def _tournament_id(raw: str) -> int:
 @while_open
 @login_required
 @require_POST
-def register_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
+def register_view(request: HttpRequest, pk: str) -> HttpResponse:
     try:
-        done = register(user=request.user, tournament_id=_tournament_id(tournament_id))
+        done = register(user=request.user, tournament_id=_tournament_id(pk))
     except (TournamentRefused, LedgerError) as exc:
         messages.warning(request, str(exc))
         return redirect("tournaments")
     tournaments_changed()
     if done.started:
         messages.success(request, _("You took the last seat: the tournament starts now."))
-        return redirect("tournament", tournament_id=done.entry.tournament_id)
+        return redirect("tournament", pk=done.entry.tournament_id)
     messages.success(request, _("You are registered. The tournament starts when its last seat is taken."))
     return redirect("tournaments")
 
@@ -83,9 +83,9 @@ def register_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
 @while_open
 @login_required
 @require_POST
-def unregister_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
+def unregister_view(request: HttpRequest, pk: str) -> HttpResponse:
     try:
-        unregister(user=request.user, tournament_id=_tournament_id(tournament_id))
+        unregister(user=request.user, tournament_id=_tournament_id(pk))
     except (TournamentRefused, LedgerError) as exc:
         messages.warning(request, str(exc))
         return redirect("tournaments")
@@ -95,8 +95,8 @@ def unregister_view(request: HttpRequest, tournament_id: str) -> HttpResponse:
 
 
 @while_open
-def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
-    detail = queries.tournament_detail(tournament_id=_tournament_id(tournament_id), user=request.user)
+def tournament_page(request: HttpRequest, pk: str) -> HttpResponse:
+    detail = queries.tournament_detail(tournament_id=_tournament_id(pk), user=request.user)
     if detail is None:
         raise Http404("no such tournament")
     return render(request, "tournaments/tournament.html", {"detail": detail})
