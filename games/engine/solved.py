@@ -95,7 +95,7 @@ def nearest(sizes: dict[str, int], amount: int) -> str:
 class Node:
     seat: int  # relative to the dealer: 0 deals, 1 acts first
     actions: tuple[tuple[str, str], ...]  # (verb, size label or "")
-    rows: tuple[tuple[int, ...], ...]  # per point value (one row for a dark decision), per mille
+    rows: Sequence[Sequence[int]]  # per point value (one row for a dark decision), per mille
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +113,12 @@ class Game:
 
 def parse(data: dict[str, Any]) -> list[Game]:
     games = []
+    labels: dict[str, tuple[str, str]] = {}  # "raise:pot" -> ("raise", "pot"), split once
     for g in data["games"]:
-        nodes = {
-            key: Node(
-                seat=int(seat),
-                actions=tuple((a.split(":")[0], a.split(":")[1]) for a in actions),
-                rows=tuple(tuple(int(x) for x in row) for row in rows),
-            )
-            for key, (seat, actions, rows) in g["nodes"].items()
-        }
+        nodes = {}
+        for key, (seat, actions, rows) in g["nodes"].items():
+            moves = tuple(labels.get(a) or labels.setdefault(a, _split(a)) for a in actions)
+            nodes[key] = Node(seat=int(seat), actions=moves, rows=rows)
         games.append(
             Game(
                 kind=g["kind"],
@@ -133,6 +130,11 @@ def parse(data: dict[str, Any]) -> list[Game]:
             )
         )
     return games
+
+
+def _split(action: str) -> tuple[str, str]:
+    verb, _, label = action.partition(":")
+    return verb, label
 
 
 _games: list[Game] | None = None
