@@ -8,8 +8,9 @@ seed), the level against ``--opponent`` (a ``bench.duel`` player; random play by
 raises any size and so reaches the most varied histories). A decision is what the table's clock
 does for the computer's seat: ``bot_view`` of the hand, then ``decide``. The strategy file is read
 before the clock starts (the first hard decision of a process reads it; its time is reported
-apart). Percentiles are nearest-rank. Target (issue 34): p99 under 20 ms a move. Writes
-bench/results/decision_time.json (or ``--out``).
+apart). Percentiles are nearest-rank, of the wall clock and of the thread's CPU time (on a
+machine whose cores other processes share, the wall clock also counts the waits for a core).
+Target (issue 34): p99 under 20 ms a move. Writes bench/results/decision_time.json (or ``--out``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import random
 import time
@@ -39,24 +41,28 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered), max(rank, 1)) - 1]
 
 
-def timed(level: str, opponent: str, *, deals: int, seed: str) -> list[float]:
-    """Milliseconds of each of ``level``'s decisions over ``deals`` deals, each played from both seats."""
+def timed(level: str, opponent: str, *, deals: int, seed: str) -> tuple[list[float], list[float]]:
+    """Milliseconds of each of ``level``'s decisions over ``deals`` deals, each played from both
+    seats: on the wall clock, and of this thread's CPU time (what the decision computes, without
+    the waits of a machine whose cores other processes share)."""
     other = named_player(opponent)
     times: list[float] = []
+    cpu: list[float] = []
     for deal in range(deals):
         for me in (0, 1):
 
             def decide_(hand: Hand, s: int, rng: random.Random, me: int = me) -> Move:
                 if s != me:
                     return other(bot_view(hand, s), rng)
-                began = time.perf_counter()
+                began, began_cpu = time.perf_counter(), time.thread_time()
                 move = decide(bot_view(hand, s), level=level, rng=rng)
                 times.append((time.perf_counter() - began) * 1000)
+                cpu.append((time.thread_time() - began_cpu) * 1000)
                 return move
 
             rngs = [random.Random(f"{seed}:{deal}:{me}:{side}") for side in range(2)]
             play_deal([decide_, decide_], seed=seed, deal=deal, rngs=rngs)
-    return times
+    return times, cpu
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -71,23 +77,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     solved.games()
     load_ms = (time.perf_counter() - began) * 1000
     print(f"strategy file read in {load_ms:.0f} ms (once a process)")
-    print(
-        f"{'level':<8} {'moves':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}  target p99 < {TARGET_MS:g} ms"
-    )
+    head = f"{'level':<8} {'moves':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu p99':>8}"
+    print(f"{head}  target p99 < {TARGET_MS:g} ms")
     rows = {}
     for level in args.levels.split(","):
-        times = timed(level, args.opponent, deals=args.deals, seed=server_seed(args.seed))
+        times, cpu = timed(level, args.opponent, deals=args.deals, seed=server_seed(args.seed))
         row = {
             "moves": len(times),
             "p50_ms": round(percentile(times, 0.50), 3),
             "p99_ms": round(percentile(times, 0.99), 3),
             "max_ms": round(max(times), 3),
+            "cpu_p50_ms": round(percentile(cpu, 0.50), 3),
+            "cpu_p99_ms": round(percentile(cpu, 0.99), 3),
+            "cpu_max_ms": round(max(cpu), 3),
         }
         row["met"] = row["p99_ms"] < TARGET_MS
+        row["met_cpu"] = row["cpu_p99_ms"] < TARGET_MS
         rows[level] = row
-        mark = "met" if row["met"] else "MISSED"
-        figures = f"{row['p50_ms']:>8.3f} {row['p99_ms']:>8.3f} {row['max_ms']:>8.3f}"
+        figures = (
+            f"{row['p50_ms']:>8.3f} {row['p99_ms']:>8.3f} {row['max_ms']:>8.3f} {row['cpu_p99_ms']:>8.3f}"
+        )
+        mark = "met" if row["met"] else ("met in CPU time" if row["met_cpu"] else "MISSED")
         print(f"{level:<8} {row['moves']:>7} {figures}  {mark}")
+    load = os.getloadavg()[0]
+    print(f"load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     out = {
         "python": platform.python_version(),
         "machine": platform.machine(),
@@ -96,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         "deals": args.deals,
         "seed_label": args.seed,
         "strategy_load_ms": round(load_ms, 1),
+        "load_average": round(load, 1),
+        "cores": os.cpu_count(),
         "target_p99_ms": TARGET_MS,
         "levels": rows,
     }

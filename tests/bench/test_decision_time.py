@@ -23,4 +23,5 @@ def test_every_level_is_timed_and_written(tmp_path: Path) -> None:
     assert set(data["levels"]) == {"easy", "normal", "hard"}
     for row in data["levels"].values():
         assert row["moves"] >= 10 and 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"]
-        assert row["met"] == (row["p99_ms"] < 20)
+        assert row["met"] == (row["p99_ms"] < 20) and row["met_cpu"] == (row["cpu_p99_ms"] < 20)
+        assert 0 <= row["cpu_p50_ms"] <= row["cpu_p99_ms"] <= row["cpu_max_ms"]
