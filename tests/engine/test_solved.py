@@ -8,6 +8,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from bench.bots import random_player
 from games.engine import solved
@@ -118,3 +119,69 @@ def test_every_heads_up_decision_is_found_in_a_solved_game_and_legal(
             verb, amount = random_player(view, rng)
         hand.act(legal.seat, verb, amount)
     assert hand.finished
+
+
+class HeadsUpSession(RuleBasedStateMachine):
+    """A heads-up session as a state machine: hands one after another with the stacks they leave
+    (so the depth drifts from the solved ones), the other seat a random player (any raise size),
+    svaras dealt now and then. Invariants: whenever hard is to act in a dark round or a betting
+    round, its spot is in a solved game of the right kind (but past a dark chain longer than the
+    solved depth's) and its move is legal; chips are only moved, never made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rng = random.Random(0)
+        self.hand: Hand | None = None
+        self.total = 0
+        self.dealer = 0
+
+    @initialize(
+        stake=st.sampled_from([1, 10, 50]), stacks=st.tuples(st.integers(2, 120), st.integers(2, 120))
+    )
+    def sit_down(self, stake: int, stacks: tuple[int, int]) -> None:
+        self.stake, self.chips = stake, [s * stake for s in stacks]
+        self.total = sum(self.chips)
+
+    @precondition(lambda self: self.hand is None or self.hand.finished)
+    @rule(ties=st.integers(0, 1), dark_play=st.booleans(), seed=st.integers(0, 2**16))
+    def deal(self, ties: int, dark_play: bool, seed: int) -> None:
+        if self.hand is not None:
+            self.chips = list(self.hand.chips)
+            self.dealer = 1 - self.dealer
+        if min(self.chips) < 2 * self.stake:  # a new game, as practice offers
+            self.chips = [self.total // 2, self.total - self.total // 2]
+        self.rng = random.Random(seed)
+        self.hand = start(
+            stake=self.stake, chips=self.chips, dealer=self.dealer, dark_play=dark_play, ties=ties
+        )
+
+    @precondition(lambda self: self.hand is not None and not self.hand.finished)
+    @rule()
+    def move(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        legal = hand.legal()
+        assert legal is not None
+        view = bot_view(hand, legal.seat)
+        if legal.seat == 1:  # the computer's seat
+            spot = solved.locate(view, solved.games())
+            if spot is None:
+                assert hand.dark_bets >= 5, (hand.actions, self.chips)
+            else:
+                assert spot.game.kind == ("replay" if hand.svaras else "deal")
+            verb, amount = decide(view, level="hard", rng=self.rng)
+            assert hand.refusal(legal.seat, verb, amount) is None
+        else:
+            verb, amount = random_player(view, self.rng)
+        hand.act(legal.seat, verb, amount)
+
+    @invariant()
+    def chips_are_only_moved(self) -> None:
+        if self.hand is not None:
+            assert sum(self.hand.chips) + self.hand.pot * (not self.hand.finished) == self.total
+
+
+HeadsUpSession.TestCase.settings = settings(
+    max_examples=25, stateful_step_count=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+test_heads_up_session = HeadsUpSession.TestCase
