@@ -22,7 +22,8 @@ Practice setting: heads-up, stake 10, 500 chips each, dark play on, seat 0 deals
    raise to the nearest size; in a svara replay, or off the tree, it plays the hard level's move);
    reported: the exploiter's chips per hand with a 95 % interval over deal pairs.
 
-Prints a table; writes bench/results/best_response.json (or ``--out``).
+Prints a table; writes bench/results/best_response_LEVEL.json (or ``--out``): the practice page
+shows each level's figure from there.
 """
 
 from __future__ import annotations
@@ -412,8 +413,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--samples", type=int, default=64, help="bot decisions sampled per node and point value"
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=RESULTS / "best_response.json")
+    parser.add_argument("--out", type=Path, help="default bench/results/best_response_LEVEL.json")
     args = parser.parse_args(argv)
+    args.out = args.out or RESULTS / f"best_response_{args.level}.json"
     began = time.perf_counter()
     joint = prior()
     sizes = tuple((label, float(times)) for label, times in (p.split(":") for p in args.sizes.split(",")))

@@ -65,14 +65,20 @@ Hard -- plays from exact odds:
 The constants were tuned with ``python -m bench.bots`` (duplicate heads-up against the
 baselines there and against normal); docs/bots.md has the figures.
 
-Normal -- weaker on purpose, but sensible: thresholds on its own points only (no odds, no
-opponent model, no bluffs): opens with 17 or more, calls with 20 or more (23 against a bet larger
-than the pot), raises pot-size with 25 or more; bets dark at a fixed 25% as the first bettor;
-joins a svara when two are tied and the fee is at most a tenth of its chips.
+Hard plays this heuristic only where no solved game applies: heads-up deals and svara replays
+(the practice table) are played from the solved strategy of ``games/engine/solved.py``, written by
+``python -m bench.solver`` (docs/bots.md).
 
-Easy -- weaker still, not random: a calling station. Opens the minimum with 11 or more, calls with
-15 or more or whenever the call is cheap (at most half the pot), raises the minimum only with 30 or
-more; never bets dark; joins a svara whenever the fee is at most a third of its chips.
+Normal -- "Aunt Stoyanka", tight-aggressive on purpose: thresholds on its own points only (no
+odds, no opponent model, no bluffs): opens with a pot-size raise from 20 points and folds the
+rest, calls from 21 (23 against a bet larger than the pot), re-raises the pot from 25; bets dark
+at a fixed 25% as the first bettor; joins a svara when two are tied and the fee is at most a tenth
+of its chips. Its raises always mean strength: the lesson is to steal the pots it gives up.
+
+Easy -- "Uncle Pesho", loose-passive on purpose: a calling station. Opens the minimum with 11 or
+more, calls with 15 or more or whenever the call is cheap (at most half the pot), raises the
+minimum only with 30 or more; never bets dark; joins a svara whenever the fee is at most a third
+of its chips. The lesson: bet your good hands for value, never bluff it.
 """
 
 from __future__ import annotations
@@ -84,8 +90,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from games.engine import solved
 from games.engine.cards import DECK, Card
-from games.engine.rules import Rules
+from games.engine.rules import RULES_V1, Rules
 from games.engine.scoring import ALL_HANDS, score_cards
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
@@ -108,6 +115,9 @@ COMMIT_MARGIN = 0.10
 SHOVE_RATIO = 1.5  # move all in when the stack behind is below this times the pot
 DARK_FIRST, DARK_AGAIN = 0.90, 0.30
 JOIN_EDGE = 0.5  # stakes of skill edge the hard bot credits itself in a replay
+# Normal (tight-aggressive): opens with a pot-size raise from NORMAL_OPEN points, calls from
+# NORMAL_CALL (NORMAL_CALL_BIG against a bet bigger than the pot), re-raises the pot from NORMAL_RAISE.
+NORMAL_OPEN, NORMAL_CALL, NORMAL_CALL_BIG, NORMAL_RAISE = 20, 21, 23, 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +144,10 @@ class BotView:
     dark_amount: int | None
     join_fee: int | None
     to_call: int
+    # The public moves of the hand so far, [seat, verb] or [seat, verb, amount] (the solved play
+    # reads the history from them).
+    actions: tuple[tuple[Any, ...], ...] = ()
+    rules: Rules = RULES_V1  # the solved strategy is for the rules it was solved under
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -171,6 +185,8 @@ def bot_view(hand: Any, seat: int) -> BotView:
         dark_amount=legal.dark_amount,
         join_fee=legal.join_fee,
         to_call=legal.to_call,
+        actions=tuple(tuple(a) for a in view["actions"]),
+        rules=hand.rules,
     )
 
 
@@ -310,6 +326,17 @@ def decide(view: BotView, *, level: str, rng: random.Random) -> Move:
     """The move of ``level`` for the seat of ``view``; always one the engine accepts."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: use one of {', '.join(LEVELS)}")
+    if level == "hard":
+        # Heads-up deals and svara replays: the solved strategy (games/engine/solved.py);
+        # elsewhere (several opponents, a join decision, other rules) the heuristic.
+        solved_move = solved.move(view, rng)
+        if solved_move is not None:
+            return _legal_move(view, solved_move) if view.phase == "betting" else solved_move
+    return heuristic(view, level=level, rng=rng)
+
+
+def heuristic(view: BotView, *, level: str, rng: random.Random) -> Move:
+    """The level's rules of thumb (for hard: where no solved game applies)."""
     if view.phase == "dark":
         wants = _dark_choice(view, level=level, rng=rng)
         return ("dark", view.dark_amount) if wants else ("decline", None)
@@ -456,15 +483,14 @@ def _equity(view: BotView, opponents: Sequence[int]) -> float:
 
 
 def _normal_bet(view: BotView) -> Move:
+    # Tight-aggressive: few hands, and those it plays it raises with.
     points = view.points or 0
     pot_raise = view.target + max(view.stake, view.pot + view.to_call)
     if view.to_call == 0:
-        if points >= 25:
-            return "raise", pot_raise
-        return ("raise", view.target + view.stake) if points >= 17 else ("fold", None)
-    if points >= 25:
+        return ("raise", pot_raise) if points >= NORMAL_OPEN else ("fold", None)
+    if points >= NORMAL_RAISE:
         return "raise", pot_raise
-    need = 23 if view.to_call > view.pot else 20
+    need = NORMAL_CALL_BIG if view.to_call > view.pot else NORMAL_CALL
     return ("call", None) if points >= need else ("fold", None)
 
 

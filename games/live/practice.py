@@ -5,9 +5,16 @@ computer's seat is a system user whose moves the turn clock makes (table.apply_b
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.services.computer import computer_account
@@ -27,6 +34,56 @@ PRACTICE_STAKE = 10
 PRACTICE_CHIPS = 500
 PRACTICE_IDLE_SECONDS = 30 * 60  # a practice table nobody touched for this long is closed
 LEVEL_NAMES = COMPUTER_NAMES
+
+
+@dataclass(frozen=True)
+class LevelStyle:
+    """How a level plays, for the player choosing it: a character, a style, a line of personality
+    (English msgids, worded in the reader's language by the page)."""
+
+    character: str
+    style: str
+    personality: str
+
+
+LEVEL_STYLES: dict[str, LevelStyle] = {
+    "easy": LevelStyle(
+        character=gettext_noop("Uncle Pesho"),
+        style=gettext_noop("loose and passive"),
+        personality=gettext_noop(
+            "Plays almost every hand and calls to see your cards; he raises only with a monster. "
+            "Bet your good hands: he pays."
+        ),
+    ),
+    "normal": LevelStyle(
+        character=gettext_noop("Aunt Stoyanka"),
+        style=gettext_noop("tight and aggressive"),
+        personality=gettext_noop(
+            "Folds most hands, and when she plays she raises the pot. "
+            "Her bets mean strength: steal the pots she gives up."
+        ),
+    ),
+    "hard": LevelStyle(
+        character=gettext_noop("The Professor"),
+        style=gettext_noop("balanced"),
+        personality=gettext_noop(
+            "Plays a strategy solved by computer: mixes bets and bluffs so that no fixed rule beats him."
+        ),
+    ),
+}
+# The best response against each level, measured by bench/best_response.py (docs/bots.md).
+STRENGTH_FILES = "bench/results/best_response_{level}.json"
+
+
+def measured_exploitability(*, level: str, base: Path | None = None) -> dict[str, Any] | None:
+    """What a player who targets the level's weaknesses wins from it, in chips a hand, as the
+    committed benchmark result says (mean and 95% interval); None when there is no result."""
+    path = (base or Path(settings.BASE_DIR)) / STRENGTH_FILES.format(level=level)
+    try:
+        real = json.loads(path.read_text())["real"]
+        return {"mean": float(real["mean"]), "low": float(real["low"]), "high": float(real["high"])}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def bot_user(*, level: str) -> User:

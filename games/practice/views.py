@@ -27,7 +27,15 @@ def practice_start(request: HttpRequest) -> HttpResponse:
             messages.error(request, str(exc))
             return redirect("practice")
         return redirect("table", table_id=table_id)
-    context = {"levels": LEVELS, "chips": practice.PRACTICE_CHIPS, "turns": practice.PRACTICE_TURN_CHOICES}
+    levels = [
+        {
+            "level": level,
+            "style": practice.LEVEL_STYLES[level],
+            "won": practice.measured_exploitability(level=level),
+        }
+        for level in LEVELS
+    ]
+    context = {"levels": levels, "chips": practice.PRACTICE_CHIPS, "turns": practice.PRACTICE_TURN_CHOICES}
     return render(request, "practice/start.html", context)
 
 

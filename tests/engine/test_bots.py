@@ -243,13 +243,14 @@ def betting_spot(cards: str) -> bots.BotView:
 
 
 def test_raise_sizes_do_not_tell_strength() -> None:
-    # A strong hand (value) and a weak one (bluff) draw their raise sizes from the same distribution.
+    # Hard's heuristic (several opponents; here heads-up to read it alone):
+    # a strong hand (value) and a weak one (bluff) draw their raise sizes from the same distribution.
     strong, weak = betting_spot("7C AH AD"), betting_spot("7H 8D 9S")
     sizes: dict[str, set[int]] = {"strong": set(), "weak": set()}
     for name, view in (("strong", strong), ("weak", weak)):
         rng = random.Random(3)
         for _ in range(600):
-            verb, amount = decide(view, level="hard", rng=rng)
+            verb, amount = bots.heuristic(view, level="hard", rng=rng)
             if verb == "raise":
                 assert amount is not None
                 sizes[name].add(amount)
@@ -260,7 +261,7 @@ def test_raise_sizes_do_not_tell_strength() -> None:
 def test_hard_bluffs_at_its_documented_rate() -> None:
     view = betting_spot("7H 8D 9S")  # 9 points: never opens for value
     rng = random.Random(5)
-    raises = sum(decide(view, level="hard", rng=rng)[0] == "raise" for _ in range(4000))
+    raises = sum(bots.heuristic(view, level="hard", rng=rng)[0] == "raise" for _ in range(4000))
     assert raises / 4000 == pytest.approx(bots.OPEN_BLUFF_RATE, abs=0.03)
 
 

@@ -1,6 +1,11 @@
+import json
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
+from games.live import practice
 from games.models import Seat, Table
 
 
@@ -68,3 +73,31 @@ def test_practice_offers_a_longer_turn_or_none_and_refuses_other_times(client, p
     response = client.post("/practice/", {"level": "easy", "turn_seconds": "7"}, follow=True)
     assert "choose a turn time from the list" in response.content.decode()
     assert Table.objects.filter(kind="practice", created_by=player, turn_seconds=7).count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_level_is_introduced_with_its_measured_exploitability_from_the_results_file(client, player):
+    text = client.get("/practice/").content.decode()
+    for level, name in (("easy", "Uncle Pesho"), ("normal", "Aunt Stoyanka"), ("hard", "The Professor")):
+        path = Path(settings.BASE_DIR) / f"bench/results/best_response_{level}.json"
+        real = json.loads(path.read_text())["real"]
+        assert practice.measured_exploitability(level=level) == {k: real[k] for k in ("mean", "low", "high")}
+        assert name in text
+        assert f"wins {real['mean']:.1f} chips a hand from it" in text
+    bg = client.get("/practice/", HTTP_ACCEPT_LANGUAGE="bg").content.decode()
+    assert "Бай Пешо" in bg and "Измерено" in bg
+
+
+def test_a_missing_or_broken_results_file_shows_no_figure(tmp_path):
+    assert practice.measured_exploitability(level="easy", base=tmp_path) is None
+    (tmp_path / "bench/results").mkdir(parents=True)
+    (tmp_path / "bench/results/best_response_easy.json").write_text('{"real": {"mean": "x"}}')
+    assert practice.measured_exploitability(level="easy", base=tmp_path) is None
+    (tmp_path / "bench/results/best_response_easy.json").write_text(
+        '{"real": {"mean": 2, "low": 1, "high": 3}}'
+    )
+    assert practice.measured_exploitability(level="easy", base=tmp_path) == {
+        "mean": 2.0,
+        "low": 1.0,
+        "high": 3.0,
+    }
