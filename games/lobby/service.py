@@ -14,7 +14,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Min, Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -38,11 +38,19 @@ class LobbyError(ValueError):
 
 
 @dataclass(frozen=True)
+class Sitter:
+    """A player at a table as the lobby shows them: the name and the face (accounts/faces.py)."""
+
+    name: str
+    face: str
+
+
+@dataclass(frozen=True)
 class LobbyRow:
     """One table as the lobby lists it."""
 
     table: Table
-    players: list[str]
+    players: list[Sitter]
 
     @property
     def taken(self) -> int:
@@ -91,7 +99,12 @@ def _public_tables() -> QuerySet[Table]:
 
 
 def _row(table: Table) -> LobbyRow:
-    return LobbyRow(table=table, players=[seat.user.get_username() for seat in table.seat_rows.all()])
+    return LobbyRow(
+        table=table,
+        players=[
+            Sitter(name=seat.user.get_username(), face=seat.user.face) for seat in table.seat_rows.all()
+        ],
+    )
 
 
 # A page of the lobby: enough to choose from, small enough to render at once whatever the room holds.
@@ -103,6 +116,20 @@ def _ranked(tables: QuerySet[Table]) -> QuerySet[Table]:
     ones (Table.wait_rank); lowest stake first within each. Stored columns, so the lobby's indexes
     (table_lobby_ranked, table_lobby_stake) give a page without counting any table's seats."""
     return tables.order_by("wait_rank", "stake", "pk")
+
+
+def _without_spare_empty_tables(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Tables where somebody sits, and at each stake the oldest table nobody sits at (issue 35: a
+    list of empty tables is a list of nothing to play). "Empty" is no seat taken: a table whose
+    players sit out still has them. The one kept per stake is that stake's table to sit down at;
+    "Play now" still considers every table, and the hidden ones open by their address."""
+    first_empty = (
+        Table.objects.filter(status=Table.Status.OPEN, private=False, practice=False, seats_taken=0)
+        .values("stake")
+        .annotate(first=Min("pk"))
+        .values("first")
+    )
+    return tables.filter(Q(seats_taken__gt=0) | Q(pk__in=first_empty))
 
 
 @dataclass(frozen=True)
@@ -119,7 +146,7 @@ def lobby_page(*, stake: int | None = None, page: object = 1) -> LobbyPage:
     A page number that is not a number gives the first page, one past the end the last: the list
     moves while people browse it, so a link to page 9 may find only 8.
     """
-    tables = _public_tables()
+    tables = _without_spare_empty_tables(_public_tables())
     if stake is not None:
         tables = tables.filter(stake=stake)
     found = Paginator(_ranked(tables), LOBBY_PAGE_SIZE).get_page(_page_number(page))
