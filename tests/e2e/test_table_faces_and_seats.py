@@ -74,8 +74,10 @@ def test_a_face_is_chosen_and_an_opened_table_offers_its_seat_and_leaves_the_lob
         names = lobby_names(page, url)
         assert "Fox first" in names and "Fox second" in names, names
         expect(page.locator("#lobby-rows tr", has_text="Fox first").locator("img.face")).to_have_count(1)
+        assert violations(page) == []
         page.goto(url + "/players/facefox/")
         expect(page.locator("h1 img.face")).to_have_attribute("src", re.compile(r"faces/fox"))
+        assert violations(page) == []
     finally:
         context.close()
 
