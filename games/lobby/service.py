@@ -14,14 +14,14 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.core.paginator import Page, Paginator
-from django.db.models import Min, Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import wallet_balance
 from games.engine.table_rules import buy_in_range
 from games.live import service
-from games.models import RANK_FULL, STAKES, ChatMode, Seat, Table
+from games.models import LOBBY_TABLES, RANK_EMPTY, RANK_FULL, STAKES, ChatMode, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -122,14 +122,15 @@ def _without_spare_empty_tables(tables: QuerySet[Table]) -> QuerySet[Table]:
     """Tables where somebody sits, and at each stake the oldest table nobody sits at (issue 35: a
     list of empty tables is a list of nothing to play). "Empty" is no seat taken: a table whose
     players sit out still has them. The one kept per stake is that stake's table to sit down at;
-    "Play now" still considers every table, and the hidden ones open by their address."""
-    first_empty = (
-        Table.objects.filter(status=Table.Status.OPEN, private=False, practice=False, seats_taken=0)
-        .values("stake")
-        .annotate(first=Min("pk"))
-        .values("first")
-    )
-    return tables.filter(Q(seats_taken__gt=0) | Q(pk__in=first_empty))
+    "Play now" still considers every table, and the hidden ones open by their address.
+
+    One scalar subquery per stake (a handful), each the first row of the lobby's stake index
+    (table_lobby_stake): no grouping and no sort, whatever the number of tables."""
+    kept = Q(wait_rank__lt=RANK_EMPTY) | Q(wait_rank__gt=RANK_EMPTY)
+    for stake in STAKES:
+        oldest = Table.objects.filter(LOBBY_TABLES, stake=stake, wait_rank=RANK_EMPTY).order_by("pk")
+        kept |= Q(pk=Subquery(oldest.values("pk")[:1]))
+    return tables.filter(kept)
 
 
 @dataclass(frozen=True)

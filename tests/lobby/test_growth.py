@@ -199,7 +199,15 @@ def table_queries(run) -> list[str]:
     """The SQL of the queries ``run`` makes that read the lobby's tables in an order."""
     with CaptureQueriesContext(connection) as captured:
         run()
-    return [q["sql"] for q in captured if 'FROM "games_table"' in q["sql"] and "ORDER BY" in q["sql"]]
+    # The pager's count of the listed tables is no read in an order (the ORDER BY in it is the
+    # subqueries' that keep one empty table per stake).
+    return [
+        q["sql"]
+        for q in captured
+        if 'FROM "games_table"' in q["sql"]
+        and "ORDER BY" in q["sql"]
+        and not q["sql"].startswith("SELECT COUNT(*)")
+    ]
 
 
 @pytest.mark.postgres
