@@ -16,6 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.faces import FACE_CHOICES
 from accounts.staff_log.kinds import kind_choices
 from accounts.usernames import username_skeleton
 
@@ -35,6 +36,9 @@ class User(AbstractUser):
     # Responsible play: minutes between reality checks on the pages (0: off). A database default
     # too: the benchmarks COPY users naming only the columns they know.
     reality_check_minutes = models.PositiveSmallIntegerField(default=0, db_default=0)
+    # The face the player chose from those the room ships (accounts/faces.py; "": none, the seat
+    # shows the name's first letter). A database default for the same reason as above.
+    face = models.CharField(max_length=16, blank=True, default="", db_default="", choices=FACE_CHOICES)
 
     class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declares no Meta
         constraints = [

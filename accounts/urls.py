@@ -7,6 +7,7 @@ urlpatterns = [
     path("profile/daily-bonus/", views.claim_daily_bonus, name="claim_daily_bonus"),
     path("profile/refill/", views.claim_refill, name="claim_refill"),
     path("profile/privacy/", views.set_privacy, name="set_privacy"),
+    path("profile/face/", views.set_face_view, name="set_face"),
     path("profile/break/", views.take_break_view, name="take_break"),
     path("responsible-play/", views.responsible_play, name="responsible_play"),
     path("profile/play-time/", views.set_play_time_limit_view, name="set_play_time_limit"),

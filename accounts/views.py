@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
+from accounts.faces import FACES
 from accounts.models import LedgerEntry, LedgerTransaction
 from accounts.services import (
     LedgerError,
@@ -23,7 +24,7 @@ from accounts.services import (
     wallet_claim_daily_bonus,
     wallet_claim_refill,
 )
-from accounts.services.profile import chip_page, hand_stats, monthly_statement, set_stats_hidden
+from accounts.services.profile import chip_page, hand_stats, monthly_statement, set_face, set_stats_hidden
 from accounts.services.responsible import (
     PERIOD_LABELS,
     PERIOD_WORDS,
@@ -108,6 +109,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "play_minutes": play_time_limits(user_ids=[user.pk]).get(user.pk),
         "statement": monthly_statement(user=user),
         "reality_check_choices": REALITY_CHECK_MINUTES,
+        "faces": FACES.items(),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -145,6 +147,19 @@ def set_privacy(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(request, _("Your figures are shown on your page and the leaderboards."))
     return redirect("profile")
+
+
+@login_required
+@require_POST
+def set_face_view(request: HttpRequest) -> HttpResponse:
+    """The face shown at the player's seat, on their page and in the lobby (a choice of radios)."""
+    try:
+        set_face(user=request.user, face=request.POST.get("face"))
+    except LedgerError as exc:
+        messages.warning(request, str(exc))
+    else:
+        messages.success(request, _("Your face is saved; a table shows it the next time you sit down."))
+    return redirect("/profile/#face")
 
 
 @login_required

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
+from accounts.faces import is_face
+from accounts.ledger.errors import InvalidRequest
 from accounts.models import LedgerAccount, LedgerEntry, LedgerTransaction, User
 
 
@@ -106,6 +109,17 @@ def set_stats_hidden(*, user: User, hidden: bool) -> None:
     the leaderboards leave them out), or show them again."""
     User.objects.filter(pk=user.pk).update(stats_hidden=hidden)
     user.stats_hidden = hidden
+
+
+def set_face(*, user: User, face: object) -> None:
+    """Choose the player's face from those the room ships ("" for none); anything else is refused
+    and changes nothing. A seat already taken keeps the face it was taken with until the player
+    sits down again (the table's document carries it, so a hand in play reads no database)."""
+    if not is_face(face):
+        raise InvalidRequest(_("Choose one of the faces shown."))
+    assert isinstance(face, str)
+    User.objects.filter(pk=user.pk).update(face=face)
+    user.face = face
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ class SeatDoc(TypedDict):
     bot: NotRequired[str]  # the computer's level where it plays the seat ("" or missing: a person)
     bank: NotRequired[int]  # seconds of time bank left this sitting (turn_time.py); missing: all of it
     added: NotRequired[int]  # chips added during the seat's hand, joining ``chips`` at its settlement
+    face: NotRequired[str]  # the player's face when they sat down (accounts/faces.py); missing: none
 
 
 class SvaraPause(TypedDict):
@@ -195,11 +196,20 @@ def new_table_doc(*, table: TableSettings, seats: list[SeatDoc | None]) -> Doc:
 
 
 def seat_entry(
-    *, user_id: int, name: str, chips: int, client_seed: str = "", sitting_out: bool = False, bot: str = ""
+    *,
+    user_id: int,
+    name: str,
+    chips: int,
+    client_seed: str = "",
+    sitting_out: bool = False,
+    bot: str = "",
+    face: str = "",
 ) -> SeatDoc:
-    """A seat in the document; ``bot`` names the computer's level when the computer plays it."""
+    """A seat in the document; ``bot`` names the computer's level when the computer plays it, and
+    ``face`` the player's face, carried here so that drawing a seat reads no database."""
     return {
         "bot": bot,
+        "face": face,
         "user_id": user_id,
         "name": name,
         "chips": chips,

@@ -88,6 +88,7 @@ def seats_from_db(table: Table) -> list[dict[str, Any] | None]:
             client_seed=seat.client_seed,
             sitting_out=seat.sitting_out or not can_be_dealt_in(chips=chips, stake=table.stake),
             bot=seat.bot_level,
+            face=seat.user.face,
         )
     return seats
 
@@ -130,7 +131,7 @@ def sit_down(*, user: User, table_id: int, position: int, buy_in: int) -> dict[s
     except LedgerError as exc:
         raise Refused(str(exc)) from None
     chips = seat_balance(user=user, table_id=table.pk)
-    return seat_entry(user_id=user.pk, name=user.get_username(), chips=chips)
+    return seat_entry(user_id=user.pk, name=user.get_username(), chips=chips, face=user.face)
 
 
 def _check_sitting(*, table: Table, position: int, buy_in: int) -> None:

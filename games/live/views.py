@@ -71,6 +71,8 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
                 "name": shown_name(seat["name"]),
                 "user_id": seat["user_id"],
                 "computer": bool(seat.get("bot")),  # no player page to link the name to
+                # The computer wears the robot; a person without a face shows their first letter.
+                "face": seat.get("face") or ("robot" if seat.get("bot") else ""),
                 "chips": player["chips"] if player else final.get(pos, seat["chips"]),
                 "bet": player["bet"] if player else 0,
                 "in_hand": bool(player and player["in_hand"]),

@@ -14,7 +14,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.core.paginator import Page, Paginator
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -22,7 +22,7 @@ from accounts.services import wallet_balance
 from games import kinds
 from games.engine.table_rules import buy_in_range
 from games.live import service
-from games.models import LOBBY_TABLES, RANK_FULL, STAKES, ChatMode, Seat, Table
+from games.models import LOBBY_TABLES, RANK_EMPTY, RANK_FULL, STAKES, ChatMode, Seat, Table
 
 # The kinds of table the lobby lists, finds by invite and sends "play now" back to.
 LOBBY_KINDS = kinds.names_where(in_lobby=True)
@@ -42,11 +42,19 @@ class LobbyError(ValueError):
 
 
 @dataclass(frozen=True)
+class Sitter:
+    """A player at a table as the lobby shows them: the name and the face (accounts/faces.py)."""
+
+    name: str
+    face: str
+
+
+@dataclass(frozen=True)
 class LobbyRow:
     """One table as the lobby lists it."""
 
     table: Table
-    players: list[str]
+    players: list[Sitter]
 
     @property
     def taken(self) -> int:
@@ -93,7 +101,12 @@ def _public_tables() -> QuerySet[Table]:
 
 
 def _row(table: Table) -> LobbyRow:
-    return LobbyRow(table=table, players=[seat.user.get_username() for seat in table.seat_rows.all()])
+    return LobbyRow(
+        table=table,
+        players=[
+            Sitter(name=seat.user.get_username(), face=seat.user.face) for seat in table.seat_rows.all()
+        ],
+    )
 
 
 # A page of the lobby: enough to choose from, small enough to render at once whatever the room holds.
@@ -105,6 +118,21 @@ def _ranked(tables: QuerySet[Table]) -> QuerySet[Table]:
     ones (Table.wait_rank); lowest stake first within each. Stored columns, so the lobby's indexes
     (table_lobby_ranked, table_lobby_stake) give a page without counting any table's seats."""
     return tables.order_by("wait_rank", "stake", "pk")
+
+
+def _without_spare_empty_tables(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """Tables where somebody sits, and at each stake the oldest table nobody sits at (issue 35: a
+    list of empty tables is a list of nothing to play). "Empty" is no seat taken: a table whose
+    players sit out still has them. The one kept per stake is that stake's table to sit down at;
+    "Play now" still considers every table, and the hidden ones open by their address.
+
+    One scalar subquery per stake (a handful), each the first row of the lobby's stake index
+    (table_lobby_stake): no grouping and no sort, whatever the number of tables."""
+    kept = Q(wait_rank__lt=RANK_EMPTY) | Q(wait_rank__gt=RANK_EMPTY)
+    for stake in STAKES:
+        oldest = Table.objects.filter(LOBBY_TABLES, stake=stake, wait_rank=RANK_EMPTY).order_by("pk")
+        kept |= Q(pk=Subquery(oldest.values("pk")[:1]))
+    return tables.filter(kept)
 
 
 @dataclass(frozen=True)
@@ -121,7 +149,7 @@ def lobby_page(*, stake: int | None = None, page: object = 1) -> LobbyPage:
     A page number that is not a number gives the first page, one past the end the last: the list
     moves while people browse it, so a link to page 9 may find only 8.
     """
-    tables = _public_tables()
+    tables = _without_spare_empty_tables(_public_tables())
     if stake is not None:
         tables = tables.filter(stake=stake)
     found = Paginator(_ranked(tables), LOBBY_PAGE_SIZE).get_page(_page_number(page))

@@ -18,10 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.services import wallet_balance
 from games.live import records, series, service
 from games.live.store import StateError
 from games.live.views import build_view
-from games.models import ChatMode, Table
+from games.models import ChatMode, Seat, Table
 from games.social import chat, ignores
 from games.tables.access import INVITES_SESSION_KEY, can_view
 from games.tables.ui import chat as chat_ui
@@ -48,11 +49,50 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         ),
         "chat_open": table.chat != ChatMode.OFF,
         "quick_phrases": [(key, _(words)) for key, words in chat.QUICK_PHRASES.items()],
+        "seat_offer": _seat_offer(user=request.user, table=table),
         "invite_url": request.build_absolute_uri(reverse("invite", args=[table.invite_code]))
         if table.private and not table.policy.creator_only  # a table that is one player's: nobody to invite
         else None,
     }
     return render(request, "games/table.html", context)
+
+
+def _seat_offer(*, user: User, table: Table) -> dict[str, int] | None:
+    """The table's creator, not seated at it, is offered a seat and a buy-in at the top of the page:
+    opening a table is meant to play at it (issue 35). None when there is nothing to offer."""
+    if table.created_by_id != user.pk or not table.policy.open_seats or table.status != Table.Status.OPEN:
+        return None
+    rows = list(Seat.objects.filter(table=table).values_list("position", "user_id"))
+    if any(user_id == user.pk for _position, user_id in rows):
+        return None
+    taken = {position for position, _user_id in rows}
+    free = [p for p in range(table.seat_count) if p not in taken]
+    if not free:
+        return None
+    balance = wallet_balance(user=user)
+    buy_in = max(table.min_buy_in, min(table.default_buy_in, balance, table.max_buy_in))
+    return {"position": free[0], "number": free[0] + 1, "buy_in": buy_in}
+
+
+@login_required
+@require_POST
+def take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The seat offer's form: sit at the first free seat with the buy-in given, or say why not."""
+    table = get_object_or_404(Table, pk=table_id)
+    raw = request.POST.get("buy_in", "").strip()
+    offer = _seat_offer(user=request.user, table=table)
+    if offer is None:
+        messages.warning(request, _("There is no seat to offer you here."))
+    elif not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        messages.warning(request, _("The buy-in is a whole number of chips."))
+    else:
+        try:
+            async_to_sync(service.table_sit)(
+                user=request.user, table_id=table.pk, position=offer["position"], buy_in=int(raw)
+            )
+        except service.Refused as exc:
+            messages.warning(request, str(exc))
+    return redirect("table", table_id=table.pk)
 
 
 def _initial_regions(*, table_id: int, user_id: int) -> SafeString | None:

@@ -511,6 +511,64 @@
       setTimeout(chip.remove.bind(chip), 1500);
     }
   }
+  // ---- moments: what the table's big moments sound like (short tones made here with WebAudio, no
+  // files; only while the sound switch is on) and the win's "+chips" rising from the winner's seat.
+  // Each moment is also told to the page as svara:moment (the browser tests listen to it).
+  function tone(freq, at, length, peak, type) {
+    var context = audioContext();
+    if (!context) return;
+    var start = context.currentTime + 0.01 + at;
+    var osc = context.createOscillator();
+    var gain = context.createGain();
+    osc.type = type || "sine";
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(peak, start + 0.01);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + length);
+    osc.connect(gain);
+    gain.connect(context.destination);
+    osc.start(start);
+    osc.stop(start + length + 0.02);
+  }
+  var SOUNDS = {
+    deal: function (count) {
+      for (var i = 0; i < Math.min(count, 9); i++) tone(1400, i * 0.11, 0.04, 0.05, "triangle");
+    },
+    chips: function () {
+      tone(2300, 0, 0.03, 0.06, "square");
+      tone(2700, 0.06, 0.03, 0.05, "square");
+    },
+    win: function (mine) {
+      (mine ? [523, 659, 784, 1047] : [659]).forEach(function (f, i) {
+        tone(f, i * 0.09, 0.25, 0.09, "sine");
+      });
+    },
+    svara: function () {
+      tone(440, 0, 0.35, 0.1, "sine");
+      tone(660, 0.18, 0.5, 0.1, "sine");
+    },
+  };
+  function moment(kind, arg) {
+    var sound = soundOn() && document.visibilityState !== "hidden" && !!audioContext();
+    if (sound) SOUNDS[kind](arg);
+    document.dispatchEvent(new CustomEvent("svara:moment", { detail: { kind: kind, sound: sound } }));
+  }
+  function chipsOf(seat) {
+    var amount = seat.querySelector(".seat-chips .amount");
+    return amount ? parseInt(amount.textContent.replace(/\D/g, ""), 10) || 0 : 0;
+  }
+  function winRise(seat, amount) {
+    var box = seat.getBoundingClientRect();
+    var label = document.createElement("span");
+    label.className = "win-rise";
+    label.setAttribute("aria-hidden", "true"); // the result line says it to everyone
+    label.textContent = "+" + amount.toLocaleString(document.documentElement.lang || undefined);
+    label.style.left = box.left + box.width / 2 + "px";
+    label.style.top = box.top + box.height / 3 + "px";
+    document.body.appendChild(label);
+    label.addEventListener("animationend", label.remove.bind(label));
+    setTimeout(label.remove.bind(label), 2500);
+  }
   function betOf(seat) {
     var bet = seat.querySelector(".seat-bet");
     return bet ? parseInt(bet.dataset.bet, 10) || 0 : 0;
@@ -518,7 +576,7 @@
   function snapshot() {
     var seats = {};
     document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
-      seats[seat.dataset.position] = { bet: betOf(seat), box: seat.getBoundingClientRect() };
+      seats[seat.dataset.position] = { bet: betOf(seat), chips: chipsOf(seat), box: seat.getBoundingClientRect() };
     });
     var pot = document.querySelector("#table-pot .pot-amount") || document.getElementById("table-pot");
     var phase = document.getElementById("table-pot");
@@ -527,7 +585,7 @@
   // The fair-deck badge stays open across the swaps while the player reads it.
   var badgeOpen = false;
   document.addEventListener("htmx:wsBeforeMessage", function () {
-    before = still.matches ? null : snapshot();
+    before = snapshot(); // the moments' sounds need it under reduced motion too
     badgeOpen = !!document.querySelector("#table-pot .fair-badge[open]");
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
@@ -538,19 +596,38 @@
     var key = dealKey();
     var cards = document.querySelector("#table-seats .seat-cards .card");
     if (key && cards && key !== dealt) {
-      if (dealt !== null && !still.matches) animateDeal();
+      if (dealt !== null) {
+        if (!still.matches) animateDeal();
+        moment("deal", document.querySelectorAll("#table-seats .seat-cards .card").length);
+      }
       dealt = key;
     }
     if (!before || !before.pot) return;
+    var moving = !still.matches;
     var pot = document.getElementById("table-pot");
     var potBox = (document.querySelector("#table-pot .pot-amount") || pot).getBoundingClientRect();
+    var bet = false;
     document.querySelectorAll("#table-seats .seat:not(.empty)").forEach(function (seat) {
       var was = before.seats[seat.dataset.position];
-      if (was && betOf(seat) > was.bet) fly(centre(was.box), centre(potBox), 3);
+      if (was && betOf(seat) > was.bet) {
+        bet = true;
+        if (moving) fly(centre(was.box), centre(potBox), 3);
+      }
     });
+    if (bet) moment("chips");
+    var phase = pot ? pot.dataset.phase : "";
+    if ((phase === "svara" || phase === "join") && before.phase !== "svara" && before.phase !== "join") {
+      moment("svara");
+    }
     var winner = document.querySelector("#table-seats .seat.won");
-    if (winner && pot && pot.dataset.phase === "over" && before.phase !== "over") {
-      fly(centre(before.pot), centre(winner.getBoundingClientRect()), 5);
+    if (winner && phase === "over" && before.phase !== "over") {
+      var was = before.seats[winner.dataset.position];
+      var gain = was ? chipsOf(winner) - was.chips : 0; // the pot coming to the stack
+      if (moving) {
+        fly(centre(before.pot), centre(winner.getBoundingClientRect()), 5);
+        if (gain > 0) winRise(winner, gain);
+      }
+      moment("win", winner.classList.contains("me"));
     }
   });
   document.addEventListener("DOMContentLoaded", function () {

@@ -16,17 +16,21 @@ Django's context-local active language and every app's catalogue for each string
 from __future__ import annotations
 
 import contextvars
+import functools
 import weakref
 from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import trans_real
 from jinja2 import Environment, Template, Undefined, nodes
 from jinja2.ext import Extension, InternationalizationExtension
 from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup
+
+from accounts.faces import face_path
 
 
 class Words:
@@ -137,6 +141,13 @@ class ViewEnvironment(Environment):
         return super().getattr(obj, attribute)
 
 
+@functools.cache
+def face_url(face: str) -> str:
+    """The address of a face's file (hashed in production): found once per face and process, as
+    every seat of every render asks for it."""
+    return static(face_path(face))
+
+
 def environment(**options: Any) -> Environment:
     # Missing values render as nothing, as in Django's language, in DEBUG too (Django's backend
     # would pick DebugUndefined there, which prints the expression into the page).
@@ -148,6 +159,7 @@ def environment(**options: Any) -> Environment:
     # ``_`` straight to the function: the extension's alias is one more context call per string.
     env.globals["_"] = _gettext
     env.filters["chips"] = chips
+    env.filters["face_url"] = face_url
     return env
 
 
