@@ -244,6 +244,7 @@ def test_each_page_costs_the_same_queries_whatever_the_history(room, path, djang
     grow(room, 30)
     with django_assert_num_queries(len(few.captured_queries)):
         assert client.get(url).status_code == 200
-    # The session, the viewer, their ban, the header's balance; then the page's own (the player
-    # page's last: whether the viewer ignores this player's chat, and whether they are friends).
-    assert len(few.captured_queries) == (13 if path == "player" else 7)
+    # The session, the viewer, their ban, the header's balance, their play-time limit (the warning
+    # before it, responsible play); then the page's own (the player page's last: whether the viewer
+    # ignores this player's chat, and whether they are friends).
+    assert len(few.captured_queries) == (14 if path == "player" else 8)
