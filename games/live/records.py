@@ -41,7 +41,7 @@ from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result, pots_won
 from games.engine.table_rules import can_be_dealt_in
-from games.live import events, series, settled
+from games.live import events, metrics, series, settled
 from games.live.document import Refused, seat_entry
 from games.live.seat_rows import add_seat_row, remove_seat_rows
 from games.live.transitions import ready_positions
@@ -436,8 +436,9 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
 
 
 # The parts that keep something of a settled hand, in the order they are told: the chips first
-# (the ledger refuses a hand settled twice), then the stored hand and its players' rows, then the
-# standings (a part below games.live, subscribed here where games.live uses it).
+# (the ledger refuses a hand settled twice), then the stored hand and its players' rows, the
+# room's counts, then the standings (a part below games.live, subscribed here where games.live
+# uses them).
 
 
 @settled.subscribe("chips")
@@ -506,6 +507,14 @@ def _store_hand(event: settled.HandSettled) -> None:
         unique_fields=["hand", "user"],
         update_fields=["position", "chips_before", "chips_after", "won", "pot_won", "hand_status"],
     )
+
+
+@settled.subscribe("counts")
+def _count_settled(event: settled.HandSettled) -> None:
+    """The room's count of hands settled (``/metrics``): once the settlement is committed, so a
+    settlement rolled back (and retried) is counted once."""
+    kind = "practice" if event.practice else "cash"
+    transaction.on_commit(lambda: metrics.HANDS_SETTLED.labels(kind=kind).inc())
 
 
 @settled.subscribe("standings")

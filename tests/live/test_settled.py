@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_the_parts_that_keep_a_settled_hand_have_subscribed_in_order() -> None:
-    assert settled.subscribers() == ["chips", "stored hand", "standings"]
+    assert settled.subscribers() == ["chips", "stored hand", "counts", "standings"]
     with pytest.raises(ValueError, match="already subscribed"):
         settled.subscribe("chips")(lambda event: None)
 
@@ -36,7 +36,7 @@ def test_a_subscriber_is_told_inside_the_transaction_after_the_parts_before_it()
     with settled.subscribed("watch", watch):
         records.settle_hand(table_id=table.pk, ended=doc["ended"])
         records.settle_hand(table_id=table.pk, ended=doc["ended"])  # settled already: not told again
-    assert settled.subscribers() == ["chips", "stored hand", "standings"]
+    assert settled.subscribers() == ["chips", "stored hand", "counts", "standings"]
     [event] = told
     assert (event.table_id, event.number, event.practice) == (table.pk, doc["ended"]["number"], False)
     assert event.players == doc["ended"]["players"] and sum(event.deltas.values()) == 0
@@ -52,8 +52,10 @@ def test_a_subscriber_that_fails_takes_the_whole_settlement_back_and_a_retry_set
     def fail(event: settled.HandSettled) -> None:
         raise RuntimeError("the tournament's bust order could not be written")
 
+    counted = _counted()
     with settled.subscribed("fails", fail), pytest.raises(RuntimeError, match="bust order"):
         records.settle_hand(table_id=table.pk, ended=doc["ended"])
+    assert _counted() == counted  # the room's count too: nothing was committed
     record = PlayedHand.objects.get(table=table, number=doc["ended"]["number"])
     assert record.status == PlayedHand.Status.IN_PLAY and record.chain_hash == ""
     assert (LedgerEntry.objects.count(), Standing.objects.count()) == (ledger, standings)
@@ -61,6 +63,14 @@ def test_a_subscriber_that_fails_takes_the_whole_settlement_back_and_a_retry_set
     record.refresh_from_db()
     assert record.status == PlayedHand.Status.FINISHED and LedgerEntry.objects.count() > ledger
     assert Standing.objects.count() > standings
+    records.settle_hand(table_id=table.pk, ended=doc["ended"])  # a retry of a settled hand
+    assert _counted() == counted + 1
+
+
+def _counted() -> float:
+    from games.live.metrics import HANDS_SETTLED
+
+    return HANDS_SETTLED.labels(kind="cash")._value.get()
 
 
 def test_publishing_outside_a_transaction_is_refused() -> None:
