@@ -24,13 +24,13 @@ from games.engine.events import (
     PASS,
     RAISE,
     SKIP,
+    WON,
     CalledOff,
     Event,
     Outcome,
     ReplayDealt,
     Split,
     SvaraOpened,
-    Won,
 )
 from games.engine.events import DARK as DARK_BET
 from games.engine.events import JOIN as JOINED
@@ -710,7 +710,7 @@ class Hand:
         self._open_join_window(tied)
 
     def _award(self, seat: int) -> None:
-        self._news.append(_new_tuple(Won, ("won", seat, self.pot)))
+        self._news.append((WON, seat, self.pot))
         self.chips[seat] += self.pot
         self._cap_memo = None
         self.winner = seat

@@ -21,7 +21,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.engine.events import CalledOff, Move, Outcome, ReplayDealt, SvaraOpened, Won
+from games.engine.events import WON, CalledOff, Move, Outcome, ReplayDealt, SvaraOpened, Won
 from games.engine.fairness import seed_hash
 from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
@@ -432,10 +432,11 @@ def _log_outcomes(doc: Doc, hand: Hand, outcomes: list[Outcome]) -> None:
                 add_line(doc, "svara", names=names, points=event.points, pot=event.pot, fee=event.fee)
         elif isinstance(event, ReplayDealt):
             add_line(doc, "replay", number=event.number, pot=event.pot)
-        elif isinstance(event, Won):
-            add_line(doc, "won", name=hand.names[event.seat], pot=event.pot)  # the seat may be empty
         elif isinstance(event, CalledOff):
             add_line(doc, "called_off", pot=event.pot)
+        elif event[0] == WON:
+            _won, seat, pot = cast("Won", event)
+            add_line(doc, "won", name=hand.names[seat], pot=pot)  # the seat may be empty by now
         # A Split follows a CalledOff: the line above says it.
 
 

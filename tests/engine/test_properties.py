@@ -12,7 +12,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.events import ReplayDealt, SvaraOpened, Won
+from games.engine.events import WON, ReplayDealt, SvaraOpened
 from games.engine.hand import BETTING, DARK, FINISHED, JOIN, TIMEOUT_MEANS, Hand, IllegalAction
 
 SEED = "ab" * 32
@@ -164,9 +164,9 @@ def assert_events_tell_the_outcomes(hand: Hand, outcomes: tuple, *, svaras: int,
         assert opened[-1].fee == hand.join_fee and opened[-1].pot == hand.pot
     replays = [e.number for e in outcomes if isinstance(e, ReplayDealt)]
     assert replays == list(range(svaras + 1, hand.svaras + 1))
-    won = [e for e in outcomes if isinstance(e, Won)]
+    won = [e for e in outcomes if e[0] == WON]
     if hand.phase == FINISHED:
-        assert won == [Won("won", hand.winner, hand.pot)] and outcomes[-1] == won[0]
+        assert won == [(WON, hand.winner, hand.pot)] and outcomes[-1] == won[0]
     else:
         assert not won
     assert len(outcomes) == len(opened) + len(replays) + len(won)
