@@ -61,6 +61,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=1500, help="bench.move_cost's --moves")
     parser.add_argument("--repeat", type=int, default=2, help="bench.move_cost's --repeat")
     parser.add_argument("--skip-move-cost", action="store_true")
+    parser.add_argument("--out", type=Path, default=RESULTS / "alternate.json")
     args = parser.parse_args()
     builds = {"baseline": args.baseline.resolve(), "this": HERE}
     runs: dict[str, list[dict[str, float]]] = {"baseline": [], "this": []}
@@ -91,9 +92,9 @@ def main() -> None:
         "load_average": os.getloadavg(),
         "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "alternate.json").write_text(json.dumps(out, indent=2))
-    print(f"written {RESULTS / 'alternate.json'}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2))
+    print(f"written {args.out}")
 
 
 if __name__ == "__main__":
