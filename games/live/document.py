@@ -38,8 +38,9 @@ from django.utils.translation import gettext as _
 from games.engine.hand import Hand
 from games.kinds import TableKind, kind_of_settings
 
-# A log line or notice: {"msg": a message marked with gettext_noop, **its arguments} (entries.py), or a
-# plain string shown as it is (a line of an older document, a staff member's reason).
+# A log line or notice (entries.py): an event, {"e": its kind, **its arguments}, worded by the kind's
+# message; {"msg": a message marked with gettext_noop, **its arguments} (a notice, or a line of a
+# document written before); or a plain string shown as it is (a staff member's reason).
 Entry = dict[str, Any]
 
 

@@ -28,6 +28,11 @@ SETTLEMENT: Final = Histogram(
     "writing an ended hand to the database (ledger, stored hand, standings)",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+HANDS_SETTLED: Final = Counter(
+    "svara_hands_settled",
+    "hands settled and committed by this process (games/live/settled.py's counts), by table kind",
+    ["kind"],
+)
 ERRORS: Final = Counter("svara_errors", "log records at ERROR or above, by logger", ["logger"])
 
 

@@ -42,7 +42,7 @@ from games.engine.chain import GENESIS, record_with_link
 from games.engine.hand import Hand
 from games.engine.handfile import hand_file_of, hand_result, pots_won
 from games.engine.table_rules import can_be_dealt_in
-from games.live import events, series
+from games.live import events, metrics, series, settled
 from games.live.document import Refused, seat_entry
 from games.live.seat_rows import add_seat_row, remove_seat_rows
 from games.live.transitions import ready_positions
@@ -423,7 +423,8 @@ def stored_hand(*, table_id: int, ended: dict[str, Any], series_number: int | No
 
 
 def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
-    """One transaction: the ledger rows of the result, the stored hand, each player's row.
+    """One transaction: the hand settled, published to its subscribers (games/live/settled.py:
+    the chips, the stored hand with each player's row, the standings).
 
     About a dozen statements whatever the number of players (bulk writes; the record is locked
     and the table's kind read in one query): settlement runs on the server's one
@@ -433,8 +434,6 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
     hand = Hand.from_json(ended["state"])
     number = ended["number"]
     players: list[int] = ended["players"]
-    deltas = {uid: hand.chips[i] - hand.starting_chips[i] for i, uid in enumerate(players)}
-    paid = {players[seat]: chips for seat, chips in pots_won(hand).items()}
     with transaction.atomic():
         # The record's row lock makes a concurrent settle of the same hand wait, then see it finished.
         found = (
@@ -451,69 +450,122 @@ def settle_hand(*, table_id: int, ended: dict[str, Any]) -> None:
         )
         kind = kinds.kind_named(stored_kind or kinds.CASH.name)
         series_id, series_number = (found[3], found[4]) if found else _series_of(table_id, ended)
-        if not kind.money:
-            # The table's own chips are not money: they live on the seat rows, never in the ledger.
-            for i, uid in enumerate(players):
-                Seat.objects.filter(table_id=table_id, user_id=uid).update(table_chips=hand.chips[i])
-        elif any(deltas.values()):
-            hand_settle(
+        settled.publish(
+            settled.HandSettled(
                 table_id=table_id,
-                deltas=deltas,
-                idempotency_key=f"hand:{table_id}:{number}",
-                memo=f"hand {number} at table {table_id}",
+                number=number,
+                ended=ended,
+                hand=hand,
+                players=players,
+                deltas={uid: hand.chips[i] - hand.starting_chips[i] for i, uid in enumerate(players)},
+                pots_won={players[seat]: chips for seat, chips in pots_won(hand).items()},
+                kind=kind,
+                series_id=series_id,
+                series_number=series_number,
+                record_id=found[0] if found else None,
+                started_at=found[5] if found else None,
+                ended_at=timezone.now(),
             )
-        prev_hash = chain_head(table_id) or GENESIS
-        stored, chain_hash = record_with_link(
-            stored_hand(table_id=table_id, ended=ended, series_number=series_number), prev_hash=prev_hash
         )
-        fields = {
-            "status": PlayedHand.Status.FINISHED,
-            "ended_at": timezone.now(),
-            "pot": hand.pot,
-            "winner_id": players[hand.winner] if hand.winner is not None else None,  # None: called off
-            "record": stored,
-            "client_seeds": ended["client_seeds"],
-            "server_seed": ended["server_seed"],
-            "server_seed_hash": ended["seed_hash"],
-            "series_id": series_id,
-            "prev_hash": prev_hash,
-            "chain_hash": chain_hash,
-        }
-        if found is None:
-            started = timezone.now()
-            record = PlayedHand.objects.create(table_id=table_id, number=number, started_at=started, **fields)
-        else:
-            record, started = PlayedHand(pk=found[0]), found[5]
-            PlayedHand.objects.filter(pk=record.pk).update(**fields)
-        HandPlayer.objects.bulk_create(
-            [
-                HandPlayer(
-                    hand=record,
-                    user_id=uid,
-                    position=ended["positions"][i],
-                    chips_before=hand.starting_chips[i],
-                    chips_after=hand.chips[i],
-                    won=i == hand.winner,
-                    pot_won=paid.get(uid, 0),
-                    started_at=started,
-                    hand_status=PlayedHand.Status.FINISHED,
-                )
-                for i, uid in enumerate(players)
-            ],
-            # One statement for every player: the rows written at the start are brought up to date.
-            update_conflicts=True,
-            unique_fields=["hand", "user"],
-            update_fields=["position", "chips_before", "chips_after", "won", "pot_won", "hand_status"],
+
+
+# The parts that keep something of a settled hand, in the order they are told: the chips first
+# (the ledger refuses a hand settled twice), then the stored hand and its players' rows, the
+# room's counts, then the standings (a part below games.live, subscribed here where games.live
+# uses them).
+
+
+@settled.subscribe("chips")
+def _move_chips(event: settled.HandSettled) -> None:
+    """The result's chips: through the ledger, or on the seat rows where the kind's chips are the
+    table's own."""
+    hand, table_id = event.hand, event.table_id
+    if not event.kind.money:
+        # The table's own chips are not money: they live on the seat rows, never in the ledger.
+        for i, uid in enumerate(event.players):
+            Seat.objects.filter(table_id=table_id, user_id=uid).update(table_chips=hand.chips[i])
+    elif any(event.deltas.values()):
+        hand_settle(
+            table_id=table_id,
+            deltas=event.deltas,
+            idempotency_key=f"hand:{table_id}:{event.number}",
+            memo=f"hand {event.number} at table {table_id}",
         )
-        if kind.counted:  # the leaderboards' and player pages' summary, in this transaction
-            count_hand(
-                at=fields["ended_at"],
-                stake=hand.stake,
-                pot=hand.pot,
-                winner_id=fields["winner_id"],
-                nets=deltas,
-                pots_won=paid,
+
+
+@settled.subscribe("stored hand")
+def _store_hand(event: settled.HandSettled) -> None:
+    """The hand file on the table's hash chain, and each player's row of the hand."""
+    hand, table_id, ended, players = event.hand, event.table_id, event.ended, event.players
+    prev_hash = chain_head(table_id) or GENESIS
+    stored, chain_hash = record_with_link(
+        stored_hand(table_id=table_id, ended=ended, series_number=event.series_number), prev_hash=prev_hash
+    )
+    fields = {
+        "status": PlayedHand.Status.FINISHED,
+        "ended_at": event.ended_at,
+        "pot": hand.pot,
+        "winner_id": players[hand.winner] if hand.winner is not None else None,  # None: called off
+        "record": stored,
+        "client_seeds": ended["client_seeds"],
+        "server_seed": ended["server_seed"],
+        "server_seed_hash": ended["seed_hash"],
+        "series_id": event.series_id,
+        "prev_hash": prev_hash,
+        "chain_hash": chain_hash,
+    }
+    if event.record_id is None or event.started_at is None:
+        started = timezone.now()
+        record = PlayedHand.objects.create(
+            table_id=table_id, number=event.number, started_at=started, **fields
+        )
+    else:
+        record, started = PlayedHand(pk=event.record_id), event.started_at
+        PlayedHand.objects.filter(pk=record.pk).update(**fields)
+    HandPlayer.objects.bulk_create(
+        [
+            HandPlayer(
+                hand=record,
+                user_id=uid,
+                position=ended["positions"][i],
+                chips_before=hand.starting_chips[i],
+                chips_after=hand.chips[i],
+                won=i == hand.winner,
+                pot_won=event.pots_won.get(uid, 0),
+                started_at=started,
+                hand_status=PlayedHand.Status.FINISHED,
             )
+            for i, uid in enumerate(players)
+        ],
+        # One statement for every player: the rows written at the start are brought up to date.
+        update_conflicts=True,
+        unique_fields=["hand", "user"],
+        update_fields=["position", "chips_before", "chips_after", "won", "pot_won", "hand_status"],
+    )
+
+
+@settled.subscribe("counts")
+def _count_settled(event: settled.HandSettled) -> None:
+    """The room's count of hands settled (``/metrics``): once the settlement is committed, so a
+    settlement rolled back (and retried) is counted once."""
+    kind = event.kind.name
+    transaction.on_commit(lambda: metrics.HANDS_SETTLED.labels(kind=kind).inc())
+
+
+@settled.subscribe("standings")
+def _count_in_standings(event: settled.HandSettled) -> None:
+    """The leaderboards' and player pages' summary (only the kinds whose hands count)."""
+    if not event.kind.counted:
+        return
+    hand = event.hand
+    count_hand(
+        at=event.ended_at,
+        stake=hand.stake,
+        pot=hand.pot,
+        winner_id=event.players[hand.winner] if hand.winner is not None else None,
+        nets=event.deltas,
+        pots_won=event.pots_won,
+    )
 
 
 def chain_head(table_id: int) -> str:

@@ -435,11 +435,7 @@ async def _sit_out(*, table_id: int, user_ids: list[int]) -> Versioned:
                 continue
             doc = t.set_sitting_out(doc, user_id=user_id, sitting_out=True, now=process.now())
             # The table says why (each viewer reads it in their language).
-            add_line(
-                doc,
-                gettext_noop("%(name)s has reached their play-time limit for today"),
-                name=doc["seats"][position]["name"],
-            )
+            add_line(doc, "play_time_limit", name=doc["seats"][position]["name"])
         return doc
 
     state = await update_table(table_id, change)

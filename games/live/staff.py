@@ -24,7 +24,7 @@ from games.kinds import Leaving
 from games.live import process, records, series, service
 from games.live import transitions as t
 from games.live.document import Doc, Refused, copy_doc, position_of, table_kind
-from games.live.entries import LOG_KEPT, entry, set_notice
+from games.live.entries import LOG_KEPT, entry, event_entry, set_notice
 from games.live.store import Versioned
 from games.models import Seat, SeedSeries, Table, TableEvent
 
@@ -156,9 +156,7 @@ async def seat_remove(
 
     def tell(current: Versioned) -> Doc:
         doc = copy_doc(current.doc)
-        line = entry(
-            gettext_noop("%(name)s was removed from the table by staff: %(reason)s"), name=name, reason=reason
-        )
+        line = event_entry("removed", name=name, reason=reason)
         doc["log"] = [*doc["log"], line][-LOG_KEPT:]
         set_notice(doc, line)
         return doc

@@ -5,13 +5,15 @@ database said), and returns a new document or raises ``Refused`` with a message 
 The service (service.py) runs them inside the store's compare-and-set, so they may run more than
 once and must not have side effects. Game rules are the engine's (games.engine.hand); this module
 only decides who is dealt in, when hands start, what the clock does, and what the log says of it
-(entries.py).
+(entries.py): the engine says what each move did (its events, games.engine.events), and the log
+keeps those events, worded when a viewer's frame is rendered.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable
 from typing import Any, cast
 
 from django.conf import settings
@@ -19,8 +21,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from games.engine.events import WON, CalledOff, Move, Outcome, ReplayDealt, SvaraOpened, Won
 from games.engine.fairness import seed_hash
-from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, TIMEOUT_MEANS, Hand, IllegalAction
+from games.engine.hand import FINISHED, JOIN, LEAVE, PLAYER_VERBS, Hand, IllegalAction
 from games.engine.table_rules import can_be_dealt_in, chips_to_be_dealt_in
 from games.live.document import (
     Doc,
@@ -34,7 +37,7 @@ from games.live.document import (
     position_of,
     seat_at,
 )
-from games.live.entries import MOVE_LINES, add_line, set_notice
+from games.live.entries import add_line, set_notice
 from games.live.turn_time import clock_out, turn_deadline
 
 START_DELAY = 3.0  # seconds between the last player getting ready and the deal
@@ -186,13 +189,8 @@ def start_hand(doc: Doc, *, number: int, now: float, started_at: str, server_see
     set_notice(doc, None)
     # No seed hash in the line: it crowded every hand's log for the few who check it, and it stays
     # in the fair-deck badge and the hand's record (issue 35).
-    add_line(
-        doc,
-        gettext_noop("Hand %(number)s begins; %(dealer)s deals"),
-        number=number,
-        dealer=seat_at(doc, dealer)["name"],
-    )
-    _after_change(doc, hand, now=now)
+    add_line(doc, "begins", number=number, dealer=seat_at(doc, dealer)["name"])
+    _after_change(doc, hand, now=now, outcomes=hand.opening)
     return doc
 
 
@@ -268,35 +266,24 @@ def apply_move(
     hand = hand_of(doc)
     assert hand is not None
     seat_index = hand_doc(doc)["positions"].index(pos)
-    # What the move puts in, read before it is made: the chips after may already hold the pot.
-    target_before, bet_before, fee = hand.target, hand.bets[seat_index], hand.join_fee
-    chips_before = hand.chips[seat_index]
     try:
         if verb not in ("raise", "dark"):
             _no_amount(verb, amount)
-        hand.act(seat_index, verb, amount if verb in ("raise", "dark") else None)
+        events = hand.act(seat_index, verb, amount if verb in ("raise", "dark") else None)
     except IllegalAction as exc:
         raise Refused(engine_refusal(exc)) from None
     seat = seat_at(doc, pos)
     seat["timeouts"] = 0
-    shown: int | None = None
-    if verb == "raise":
-        shown = amount
-    elif verb == "call":
-        shown = target_before - bet_before
-    elif verb == "join":
-        shown = fee
-    elif verb == "dark":  # a dark bet never ends the hand: the chips after are the chips before less it
-        shown = chips_before - hand.chips[seat_index]
-    elif verb == "fold" and target_before == 0:
-        verb = "pass"  # nothing to call: folding is passing, as the button says
-    if shown is None:
-        add_line(doc, MOVE_LINES[verb], name=seat["name"])
+    # The move as the engine made it: a fold with nothing to call is a pass, as the button says;
+    # its chips are what it put in (the bet raised to, for a raise).
+    kind, _seat, chips = cast("Move", events[0])
+    if chips is None:
+        add_line(doc, kind, name=seat["name"])
     else:
-        add_line(doc, MOVE_LINES[verb], name=seat["name"], amount=shown)
-    _note_move(doc, pos, verb=verb, amount=shown)
+        add_line(doc, kind, name=seat["name"], amount=chips)
+    _note_move(doc, pos, verb=kind, amount=chips)
     _remember(doc, action_id)
-    _after_change(doc, hand, now=now)
+    _after_change(doc, hand, now=now, outcomes=cast("tuple[Outcome, ...]", events[1:]))
     return doc
 
 
@@ -304,12 +291,6 @@ def _note_move(doc: Doc, pos: int, *, verb: str, amount: int | None) -> None:
     """The seat's last move of this round, shown on the seat until the next round begins."""
     moves = hand_doc(doc).setdefault("moves", {})
     moves[str(pos)] = [verb, amount] if amount is not None else [verb]
-
-
-def _timeout_move(hand: Hand) -> str:
-    """What the clock (or leaving) does for the seat to act: no dark bet, pass or fold, no join."""
-    verb = TIMEOUT_MEANS[hand.phase]
-    return "pass" if verb == "fold" and hand.target == 0 else verb
 
 
 def _no_amount(verb: str, amount: int | None) -> None:
@@ -328,38 +309,39 @@ def apply_timeout(doc: Doc, *, now: float) -> Doc:
     pos = hand_doc(doc)["positions"][hand.to_act]
     if _draw_time_bank(doc, pos, now=now):
         return doc
-    _note_move(doc, pos, verb=_timeout_move(hand), amount=None)
-    hand.act(hand.to_act, "timeout")
+    # The clock's move (no dark bet, pass or fold, no join) is said as a timeout, not as the move.
+    events = hand.act(hand.to_act, "timeout")
+    _note_move(doc, pos, verb=events[0][0], amount=None)
     seat = doc["seats"][pos]
     if seat is not None:
         seat["timeouts"] += 1
-        add_line(doc, gettext_noop("%(name)s ran out of time"), name=seat["name"])
+        add_line(doc, "timeout", name=seat["name"])
         if seat["timeouts"] >= TIMEOUTS_TO_SIT_OUT:
             seat["sitting_out"] = seat["away"] = True
-            add_line(
-                doc,
-                gettext_noop("%(name)s sits out after %(count)s timeouts"),
-                name=seat["name"],
-                count=TIMEOUTS_TO_SIT_OUT,
-            )
-    _after_change(doc, hand, now=now)
+            add_line(doc, "timed_out", name=seat["name"], count=TIMEOUTS_TO_SIT_OUT)
+    _after_change(doc, hand, now=now, outcomes=cast("tuple[Outcome, ...]", events[1:]))
     return doc
 
 
-def _after_change(doc: Doc, hand: Hand, *, now: float) -> None:
-    """Store the engine state; act for absent players; set the turn clock or end the hand."""
+def _after_change(doc: Doc, hand: Hand, *, now: float, outcomes: Iterable[Outcome] = ()) -> None:
+    """Store the engine state; log what the change led to (``outcomes``: the engine's events after
+    the move's own); act for absent players; set the turn clock or end the hand."""
+    happened = list(outcomes)
+    positions = hand_doc(doc)["positions"]
     # Players who left or were timed out twice are not waited for: the clock's move at once.
     while hand.to_act is not None:
-        seat = doc["seats"][hand_doc(doc)["positions"][hand.to_act]]
+        pos = positions[hand.to_act]
+        seat = doc["seats"][pos]
         if seat is None or not (seat["leaving"] or seat["away"]):
             break
-        _note_move(doc, hand_doc(doc)["positions"][hand.to_act], verb=_timeout_move(hand), amount=None)
-        hand.act(hand.to_act, "timeout")
+        events = hand.act(hand.to_act, "timeout")
+        _note_move(doc, pos, verb=events[0][0], amount=None)
+        happened.extend(cast("tuple[Outcome, ...]", events[1:]))
     before = hand_doc(doc)["state"]
     if (hand.phase, hand.svaras) != (before.get("phase"), before.get("svaras", 0)):
         hand_doc(doc)["moves"] = {}  # a new round: the seats' last moves were the last round's
-    _log_svara(doc, before=before, hand=hand)
-    if hand.svaras > before.get("svaras", 0):
+    _log_outcomes(doc, hand, happened)
+    if any(isinstance(event, ReplayDealt) for event in happened):
         _pause_for_svara(doc, hand, now=now)
     hand_doc(doc)["state"] = hand.to_json()
     if hand.phase == FINISHED:
@@ -389,9 +371,7 @@ def _draw_time_bank(doc: Doc, pos: int, *, now: float) -> bool:
         return False
     seat["bank"] = left
     doc["timer"] = {"kind": "turn", "at": now + extra, "bank": True}
-    add_line(
-        doc, gettext_noop("%(name)s uses the time bank: %(seconds)s s more"), name=seat["name"], seconds=extra
-    )
+    add_line(doc, "time_bank", name=seat["name"], seconds=extra)
     return True
 
 
@@ -438,40 +418,26 @@ def in_svara_pause(doc: Doc) -> bool:
     return hand is not None and "svara" in hand
 
 
-def _log_svara(doc: Doc, *, before: dict, hand: Hand) -> None:
-    """Tell the table when a tie opens a svara and when its replay is dealt."""
+def _log_outcomes(doc: Doc, hand: Hand, outcomes: list[Outcome]) -> None:
+    """Log what the moves led to, in the order it happened: a svara opened (with its join fee, or
+    dealt at once when nobody could join), each replay dealt, the pot won or the svara called off."""
     positions = hand_doc(doc)["positions"]
-    if hand.svaras > before.get("svaras", 0) and before.get("phase") != JOIN:
-        # Nobody could join: the replay was dealt at once, with no join window to announce the tie.
-        showdown = hand.showdowns[-1]
-        best = max(points for points, _cards in showdown.values())
-        tied = [positions[int(s)] for s, (p, _c) in showdown.items() if p == best]
-        add_line(
-            doc,
-            gettext_noop("Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed"),
-            names=[seat_at(doc, p)["name"] for p in tied if doc["seats"][p]],
-            points=best,
-            pot=hand.pot,
-        )
-    if hand.phase == JOIN and (before.get("phase") != JOIN or before.get("svaras") != hand.svaras):
-        names = [seat_at(doc, positions[s])["name"] for s in hand.tied if doc["seats"][positions[s]]]
-        add_line(
-            doc,
-            gettext_noop(
-                "Svara! %(names)s tie on %(points)s; the pot of %(pot)s is replayed (join for %(fee)s)"
-            ),
-            names=names,
-            points=hand.points[hand.tied[0]],
-            pot=hand.pot,
-            fee=hand.join_fee,
-        )
-    if hand.svaras > before.get("svaras", 0):
-        add_line(
-            doc,
-            gettext_noop("Svara replay %(number)s is dealt; the pot is %(pot)s"),
-            number=hand.svaras,
-            pot=hand.pot,
-        )
+    for event in outcomes:
+        if isinstance(event, SvaraOpened):
+            # The tied players whose seats are still theirs (the seat of one removed is empty).
+            names = [hand.names[s] for s in event.tied if doc["seats"][positions[s]]]
+            if event.fee is None:
+                add_line(doc, "svara_at_once", names=names, points=event.points, pot=event.pot)
+            else:
+                add_line(doc, "svara", names=names, points=event.points, pot=event.pot, fee=event.fee)
+        elif isinstance(event, ReplayDealt):
+            add_line(doc, "replay", number=event.number, pot=event.pot)
+        elif isinstance(event, CalledOff):
+            add_line(doc, "called_off", pot=event.pot)
+        elif event[0] == WON:
+            _won, seat, pot = cast("Won", event)
+            add_line(doc, "won", name=hand.names[seat], pot=pot)  # the seat may be empty by now
+        # A Split follows a CalledOff: the line above says it.
 
 
 def bot_pause(hand: Hand) -> float:
@@ -533,17 +499,7 @@ def _finish(doc: Doc, hand: Hand, *, now: float) -> None:
         # there next (a seat freed during the result pause can be taken before the next deal).
         "players": {str(positions[s]): uid for s, uid in enumerate(info["players"])},
     }
-    if won_by is None:
-        add_line(
-            doc,
-            gettext_noop(
-                "Every tied player has left: the svara is called off and the pot of %(pot)s is split"
-            ),
-            pot=hand.pot,
-        )
-    else:
-        # The seat may be empty by now: its player left mid-hand.
-        add_line(doc, gettext_noop("%(name)s wins %(pot)s."), name=hand.names[won_by], pot=hand.pot)
+    # The line that says who won (or that the svara was called off) came with the engine's event.
     # Settle in the database right away (the service does); the timer is the safety net.
     doc["timer"] = {"kind": "settle", "at": now + showdown_pause()}
 
@@ -585,7 +541,7 @@ def _sit_out_broke_players(doc: Doc) -> None:
     for seat in doc["seats"]:
         if seat and seat["chips"] < need and not seat["sitting_out"]:
             seat["sitting_out"] = True
-            add_line(doc, gettext_noop("%(name)s sits out until they add chips"), name=seat["name"])
+            add_line(doc, "broke", name=seat["name"])
 
 
 # ---------------------------------------------------------------- seats
@@ -596,7 +552,7 @@ def add_seat(doc: Doc, *, position: int, entry: dict, now: float) -> Doc:
     if doc["seats"][position] is not None and seat_at(doc, position)["user_id"] != entry["user_id"]:
         raise Refused(_("that seat is taken"), code="seat_taken")
     doc["seats"][position] = cast("SeatDoc", dict(entry))
-    add_line(doc, gettext_noop("%(name)s sits down with %(chips)s"), name=entry["name"], chips=entry["chips"])
+    add_line(doc, "sits_down", name=entry["name"], chips=entry["chips"])
     schedule_start(doc, now=now)
     return doc
 
@@ -606,7 +562,7 @@ def remove_seat(doc: Doc, *, user_id: int, now: float) -> Doc:
     pos = position_of(doc, user_id)
     if pos is None:
         return doc
-    add_line(doc, gettext_noop("%(name)s leaves the table"), name=seat_at(doc, pos)["name"])
+    add_line(doc, "leaves", name=seat_at(doc, pos)["name"])
     doc["seats"][pos] = None
     schedule_start(doc, now=now)
     return doc
@@ -618,15 +574,17 @@ def mark_leaving(doc: Doc, *, user_id: int, now: float) -> Doc:
     doc, pos = copy_with_own_seat(doc, user_id=user_id)
     seat = seat_at(doc, pos)
     seat["leaving"] = True
-    add_line(doc, gettext_noop("%(name)s is leaving"), name=seat["name"])
+    add_line(doc, "leaving", name=seat["name"])
     hand = hand_of(doc)
     if hand is not None and pos in hand_doc(doc)["positions"]:
         index = hand_doc(doc)["positions"].index(pos)
+        outcomes: tuple[Outcome, ...] = ()
         if hand.refusal(index, LEAVE) is None:  # still in the hand, or in its svara
             _note_move(doc, pos, verb="fold", amount=None)
-            hand.act(index, LEAVE)
-            add_line(doc, gettext_noop("%(name)s folds"), name=seat["name"])
-        _after_change(doc, hand, now=now)
+            events = hand.act(index, LEAVE)
+            add_line(doc, events[0][0], name=seat["name"])  # leaving folds: "folds"
+            outcomes = cast("tuple[Outcome, ...]", events[1:])
+        _after_change(doc, hand, now=now, outcomes=outcomes)
     return doc
 
 
@@ -643,18 +601,13 @@ def add_chips(doc: Doc, *, user_id: int, amount: int, now: float) -> Doc:
     seat = seat_at(doc, pos)
     if in_current_hand(doc, pos) or _in_ended(doc, pos):
         seat["added"] = seat.get("added", 0) + amount
-        add_line(
-            doc,
-            gettext_noop("%(name)s adds %(chips)s after this hand"),
-            name=seat["name"],
-            chips=amount,
-        )
+        add_line(doc, "adds_later", name=seat["name"], chips=amount)
         return doc
     seat["chips"] += amount
     chips = seat["chips"]
     if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
-    add_line(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
+    add_line(doc, "has", name=seat["name"], chips=chips)
     schedule_start(doc, now=now)
     return doc
 
@@ -677,7 +630,7 @@ def set_chips(doc: Doc, *, user_id: int, chips: int, now: float) -> Doc:
     seat["chips"] = chips
     if can_be_dealt_in(chips=chips, stake=doc["table"]["stake"]) and seat["sitting_out"] and not seat["away"]:
         seat["sitting_out"] = False
-    add_line(doc, gettext_noop("%(name)s now has %(chips)s"), name=seat["name"], chips=chips)
+    add_line(doc, "has", name=seat["name"], chips=chips)
     schedule_start(doc, now=now)
     return doc
 
@@ -695,9 +648,9 @@ def set_sitting_out(doc: Doc, *, user_id: int, sitting_out: bool, now: float) ->
     seat["away"] = False
     seat["timeouts"] = 0
     if sitting_out:
-        add_line(doc, gettext_noop("%(name)s sits out"), name=seat["name"])
+        add_line(doc, "sits_out", name=seat["name"])
     else:
-        add_line(doc, gettext_noop("%(name)s is back"), name=seat["name"])
+        add_line(doc, "back", name=seat["name"])
     schedule_start(doc, now=now)
     return doc
 
@@ -714,12 +667,7 @@ def cancel_hand(doc: Doc, *, notice: dict[str, Any] | str, now: float) -> Doc:
     ``notice`` says why, to everyone: an ``entry``, or a plain string shown as it is."""
     doc = copy_doc(doc)
     if doc["hand"]:
-        add_line(
-            doc,
-            gettext_noop("Hand %(number)s cancelled: %(notice)s"),
-            number=hand_doc(doc)["number"],
-            notice=notice,
-        )
+        add_line(doc, "cancelled", number=hand_doc(doc)["number"], notice=notice)
     doc["hand"] = None
     _take_added_chips(doc)
     set_notice(doc, notice)

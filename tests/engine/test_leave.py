@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import parse_card
+from games.engine.events import CalledOff, Split
 from games.engine.hand import BETTING, DARK, FINISHED, JOIN, Hand, IllegalAction
 from tests.engine.test_properties import SEED, hands
 
@@ -206,9 +207,14 @@ def test_a_called_off_svara_gives_the_join_fees_back() -> None:
     hand.act(0, "call")
     assert hand.phase == JOIN and hand.tied == [1, 2] and hand.pot == 100
     assert hand.join_queue == [0] and hand.to_act == 3  # dan first (left of the dealer), then ann
-    hand.act(3, "join")  # dan pays 50
-    hand.act(1, "leave")
-    hand.act(2, "leave")
+    assert hand.act(3, "join") == (("join", 3, 50),)  # dan pays 50
+    assert hand.act(1, "leave") == (("leave", 1, None),)
+    # The last tied player leaving: the svara is called off, dan's fee goes back, the pot is split.
+    assert hand.act(2, "leave") == (
+        ("leave", 2, None),
+        CalledOff("called_off", 100, ((3, 50),)),
+        Split("split", ((1, 50), (2, 50))),
+    )
     assert hand.phase == FINISHED and hand.winner is None
     # dan has his fee back; the pot of 100 (ante 10 + 20 from bob, cem and ann, ante 10 from dan)
     # goes half to bob and half to cem.

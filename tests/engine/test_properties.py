@@ -12,7 +12,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.hand import BETTING, DARK, FINISHED, JOIN, Hand, IllegalAction
+from games.engine.events import WON, ReplayDealt, SvaraOpened
+from games.engine.hand import BETTING, DARK, FINISHED, JOIN, TIMEOUT_MEANS, Hand, IllegalAction
 
 SEED = "ab" * 32
 
@@ -109,6 +110,7 @@ def play_out_checking_invariants(hand: Hand, choose_verb, choose_raise) -> Hand:
         verb = choose_verb([*legal.verbs, "timeout"])
         seat = legal.seat
         amount = None
+        paid_before = paid[seat]
         if verb == "raise":
             amount = choose_raise(*legal.raise_range)
             paid[seat] += amount - hand.bets[seat]
@@ -118,7 +120,13 @@ def play_out_checking_invariants(hand: Hand, choose_verb, choose_raise) -> Hand:
             paid[seat] += stake * 2 ** sum(1 for a in hand.actions if a[1] == "dark")
         elif verb == "join":
             paid[seat] += legal.join_fee
-        hand.act(seat, verb, amount)
+        made = TIMEOUT_MEANS[hand.phase] if verb == "timeout" else verb
+        if made == "fold" and hand.target == 0:
+            made = "pass"  # nothing to call: the fold is a pass
+        svaras, showdowns = hand.svaras, len(hand.showdowns)
+        events = hand.act(seat, verb, amount)
+        assert_events_tell_the_move(hand, events, made=made, seat=seat, put_in=paid[seat] - paid_before)
+        assert_events_tell_the_outcomes(hand, events[1:], svaras=svaras, showdowns=showdowns)
     else:
         raise AssertionError("the hand did not end")
     # Finished: the winner took the whole pot; nothing created or lost.
@@ -128,6 +136,40 @@ def play_out_checking_invariants(hand: Hand, choose_verb, choose_raise) -> Hand:
     assert hand.chips[winner] == start[winner] - paid[winner] + sum(paid)
     assert hand.legal() is None
     return hand
+
+
+def assert_events_tell_the_move(hand: Hand, events: tuple, *, made: str, seat: int, put_in: int) -> None:
+    """The first event is the move as made (a timeout's move, a fold named a pass when nothing
+    was to call) with what it put in: the chips for a dark bet, a call or a join, the bet raised to."""
+    kind, who, chips = events[0]
+    assert (kind, who) == (made, seat)
+    if kind == "raise":
+        assert chips == hand.actions[-1][2]
+    elif kind in ("dark", "call", "join"):
+        assert chips == put_in > 0
+    else:
+        assert chips is None and put_in == 0
+
+
+def assert_events_tell_the_outcomes(hand: Hand, outcomes: tuple, *, svaras: int, showdowns: int) -> None:
+    """What the move led to, in order: one svara per tied showdown it brought, each replay dealt
+    (numbered on from the last), and the award exactly when the hand ended with a winner."""
+    ties = []
+    for shown in hand.showdowns[showdowns:]:
+        best = max(points for points, _cards in shown.values())
+        ties.append((tuple(int(s) for s, (p, _c) in shown.items() if p == best), best))
+    opened = [e for e in outcomes if isinstance(e, SvaraOpened)]
+    assert [(e.tied, e.points) for e in opened] == [t for t in ties if len(t[0]) > 1]
+    if hand.phase == JOIN and opened:
+        assert opened[-1].fee == hand.join_fee and opened[-1].pot == hand.pot
+    replays = [e.number for e in outcomes if isinstance(e, ReplayDealt)]
+    assert replays == list(range(svaras + 1, hand.svaras + 1))
+    won = [e for e in outcomes if e[0] == WON]
+    if hand.phase == FINISHED:
+        assert won == [(WON, hand.winner, hand.pot)] and outcomes[-1] == won[0]
+    else:
+        assert not won
+    assert len(outcomes) == len(opened) + len(replays) + len(won)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

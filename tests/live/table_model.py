@@ -45,6 +45,7 @@ from games.engine.handfile import replay
 from games.engine.verify import check_hand
 from games.live import process, runtime, service, staff, testing
 from games.live.clock import TurnClock
+from games.live.entries import LINES
 from games.live.store import get_state_store
 from games.live.views import build_view
 from games.models import PlayedHand, Seat, SeedSeries
@@ -502,6 +503,22 @@ class TableMachine(RuleBasedStateMachine):
             assert seat is not None and seat["user_id"] == info["players"][hand.to_act], "waiting for nobody"
             assert timer["kind"] in ("turn", "bot")
         assert self.hand_ticks <= MOST_TICKS_PER_HAND, f"hand {info['number']} did not end"
+
+    @invariant()
+    def the_log_keeps_what_happened_not_sentences(self) -> None:
+        """Every line is an event this build words (entries.LINES), and a hand that ended says
+        who won its pot (or that its svara was called off) with the pot its result shows."""
+        if self.table is None:
+            return
+        doc = self.state().doc
+        for line in doc["log"]:
+            assert isinstance(line, dict) and "msg" not in line and line.get("e") in LINES, line
+        last = doc.get("last")
+        if last and last["number"] != getattr(self, "told_hand", None):
+            self.told_hand = last["number"]
+            told = [line for line in doc["log"] if line["e"] in ("won", "called_off")]
+            assert told and told[-1]["pot"] == last["pot"], (told, last)
+            STATS["results_told"] += 1
 
     @invariant()
     def each_viewer_sees_only_what_they_may(self) -> None:

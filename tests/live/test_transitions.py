@@ -233,3 +233,59 @@ def test_a_showdowns_result_stays_on_screen_at_least_six_seconds_a_fold_four() -
     assert shown["last"]["cards"] and shown["timer"] == {"kind": "start", "at": 106.0}
     folded = t.mark_settled(_played_out(fold=True), now=100.0, left=[])
     assert not folded["last"]["cards"] and folded["timer"] == {"kind": "start", "at": 104.0}
+
+
+def _as_written_before(line: dict) -> dict:
+    """A log line as a document written before events kept it: the message itself, not its kind."""
+    from games.live.entries import entry_msg
+
+    if "e" not in line:
+        return line
+    return {"msg": entry_msg(line), **{k: v for k, v in line.items() if k != "e"}}
+
+
+def test_the_log_keeps_events_not_sentences_and_words_them_when_shown() -> None:
+    from django.utils import translation
+
+    from games.live.entries import LINES, log_text
+
+    doc = _doc_in_play()
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    doc = t.apply_move(doc, user_id=to_act, verb="raise", amount=20, now=2.0, action_id="a1")
+    doc = t.apply_move(doc, user_id=3 - to_act, verb="fold", amount=None, now=3.0, action_id="a2")
+    log = doc["log"]
+    assert all(set(line) & {"e", "msg"} == {"e"} and line["e"] in LINES for line in log)
+    assert {"e": "raise", "name": doc["seats"][position_of(doc, to_act)]["name"], "amount": 20} in log
+    assert log[-1]["e"] == "won" and log[-1]["pot"] == 40  # two antes and the raise to 20
+    # No sentence is stored: the words come from the kind, in each viewer's language.
+    text = orjson.dumps(log)
+    assert b"%(" not in text and b" " not in text.replace(b"Computer (", b"")
+    before = [_as_written_before(line) for line in log]
+    assert len(orjson.dumps(before)) > 1.5 * len(text)  # the sentences were the most of it
+    assert log_text(doc) == [word_entry(line) for line in before]
+    for language in ("en", "bg"):
+        with translation.override(language):
+            assert [render_entry(line) for line in log] == [render_entry(line) for line in before]
+
+
+def test_a_document_written_with_sentences_plays_on_and_words_old_and_new_lines_alike() -> None:
+    """A restart while people play: the store still holds documents whose log kept sentences. The
+    new code plays the hand on from one, and its log reads as one log."""
+    from games.live.entries import log_text
+
+    fresh = _doc_in_play()
+    old = copy_doc(fresh)
+    old["log"] = [_as_written_before(line) for line in fresh["log"]]
+    assert all("msg" in line for line in old["log"])
+    to_act = old["hand"]["players"][hand_of(old).to_act]
+    played = t.apply_move(old, user_id=to_act, verb="fold", amount=None, now=2.0, action_id="a1")
+    alike = t.apply_move(fresh, user_id=to_act, verb="fold", amount=None, now=2.0, action_id="a1")
+    assert log_text(played) == log_text(alike)
+    assert "msg" in played["log"][0] and "e" in played["log"][-1]
+
+
+def test_a_kind_this_build_has_no_words_for_is_shown_as_its_arguments_not_an_error() -> None:
+    """During a rolling restart an older process may read a line a newer one logged."""
+    assert word_entry({"e": "a kind from a newer build", "name": "ann"}) == "a kind from a newer build ann"
+    with pytest.raises(ValueError, match="no words"):
+        t.add_line(_doc_in_play(), "no such kind", name="ann")

@@ -15,7 +15,7 @@ from typing import Any, Final
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.live.entries import word_entry
+from games.live.entries import entry_msg, word_entry
 from games.tables.ui.jinja2 import chips
 from games.tables.ui.log import render_entry
 
@@ -60,8 +60,10 @@ def new_entries(before: list[Any], after: list[Any]) -> list[Any]:
 
 def said_line(item: Any) -> str:
     """One log entry as it is said: shortened where ``SHORT_LINES`` has it, else as the log words it."""
-    if isinstance(item, dict) and item.get("msg") in SHORT_LINES:
-        return word_entry({**item, "msg": SHORT_LINES[item["msg"]]}, gettext=_, number=chips)
+    msg = entry_msg(item) if isinstance(item, dict) else None
+    if msg in SHORT_LINES:
+        short = {key: value for key, value in item.items() if key != "e"}
+        return word_entry({**short, "msg": SHORT_LINES[msg]}, gettext=_, number=chips)
     return render_entry(item)
 
 
