@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import LedgerEntry
+from games import kinds
 from games.live import records, settled
 from games.models import HandPlayer, PlayedHand, Standing
 from tests.live.test_records_queries import begin, fold_out, seated
@@ -38,7 +39,7 @@ def test_a_subscriber_is_told_inside_the_transaction_after_the_parts_before_it()
         records.settle_hand(table_id=table.pk, ended=doc["ended"])  # settled already: not told again
     assert settled.subscribers() == ["chips", "stored hand", "counts", "standings"]
     [event] = told
-    assert (event.table_id, event.number, event.practice) == (table.pk, doc["ended"]["number"], False)
+    assert (event.table_id, event.number, event.kind) == (table.pk, doc["ended"]["number"], kinds.CASH)
     assert event.players == doc["ended"]["players"] and sum(event.deltas.values()) == 0
     assert sum(event.pots_won.values()) == event.hand.pot > 0
 
@@ -94,7 +95,7 @@ def _event_of(table_id: int, ended: dict) -> settled.HandSettled:
         players=ended["players"],
         deltas={},
         pots_won={},
-        practice=False,
+        kind=kinds.CASH,
         series_id=None,
         series_number=None,
         record_id=None,
