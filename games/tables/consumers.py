@@ -31,9 +31,9 @@ from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
 from games.tables.ui import chat as chat_ui
+from games.tables.ui import regions
 from games.tables.ui.announce import announcement
 from games.tables.ui.frames import within_limit
-from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
 
@@ -323,9 +323,17 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_table()
             return
         stamp = (doc.get("epoch"), event["version"])
+        # A socket behind its table (the process was busy, and announcements queued up for it)
+        # catches up in one frame: the whole table at the newest version this process has, and
+        # the announcements still queued for it are then skipped below (none is lost: each frame
+        # is the whole table). Its queue holds at most the versions made while it rendered one.
+        newest = announced.newest(self.table_id)
+        if newest is not None and newest[0] == stamp[0] and newest[1] > stamp[1]:
+            stamp, doc = (newest[0], newest[1]), newest[2]
+            metrics.COLLAPSED.inc()
         if self.shown is not None and stamp[0] == self.shown[0] and stamp[1] <= self.shown[1]:
             return
-        await self._send_view(doc=doc, version=event["version"])
+        await self._send_view(doc=doc, version=stamp[1])
 
     async def send_table(self, *, error: str | None = None, extra: str = "") -> None:
         state = await service.load_table_state(self.table_id)
@@ -334,11 +342,16 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def _send_view(
         self, *, doc: dict[str, Any], version: int, error: str | None = None, extra: str = ""
     ) -> None:
-        # Also reached from the group hint (another player's move): words the log for this viewer.
+        # Also reached from the group hint (another player's move). What every viewer of this version
+        # sees is rendered once for all the table's sockets in this process (from the public view
+        # only); this viewer's own parts (their seat, their moves) are spliced into it.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
             said = announcement(before=self.said, after=view, error=error)
-            html = render_regions(view=view, error=error, announce=said)
+            shared = regions.shared_regions(
+                table_id=self.table_id, doc=doc, version=version, seated=view["seated"]
+            )
+            html = regions.frame(shared=shared, view=view, error=error, announce=said)
         if error is None:
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)
