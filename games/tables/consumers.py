@@ -12,9 +12,10 @@ renders every fragment inside ``translation.override`` of it.
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
-from typing import Any
+from typing import Any, Final
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
@@ -57,6 +58,12 @@ class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         await self.send_json({"pong": True, "user": name})
 
 
+# The table sockets open in this process, by table: a frame's shared part is rendered once for
+# all of them when there are more than two (measured: with two players and no one watching, the
+# shared part and two players' own parts, their seats and moves, cost more than two whole frames).
+_sockets_here: collections.Counter[int] = collections.Counter()
+SHARED_FROM: Final = 3
+
 # Every table command still running in this process, whichever socket sent it.
 _in_flight: set[asyncio.Task] = set()
 
@@ -77,6 +84,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """One socket for one viewer (player or spectator) of one table."""
 
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
+    counted = False  # counted in _sockets_here
     closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
     said: dict[str, Any] | None = None  # the view last sent, which the next frame's announcement follows
     # The players whose chat this socket's reader ignores: read at connect, again on a change.
@@ -131,6 +139,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
+        self.counted = True
+        _sockets_here[self.table_id] += 1
         await presence.socket_opened(socket_id=self.channel_name, user_id=self.user.pk)
         runtime.ensure_clock()
         # The chat as it is now, after the table (a reconnecting page missed the lines said while
@@ -141,6 +151,11 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # Commands still queued behind the lock see this and do nothing; the one running finishes
         # (it may be half-way between the database and the store) but sends nothing.
         self.closed = True
+        if self.counted:
+            self.counted = False
+            _sockets_here[self.table_id] -= 1
+            if _sockets_here[self.table_id] <= 0:
+                del _sockets_here[self.table_id]
         await presence.socket_closed(socket_id=self.channel_name)
         await socket_counts.release(socket_id=self.channel_name)
         if hasattr(self, "group"):
@@ -344,14 +359,18 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     ) -> None:
         # Also reached from the group hint (another player's move). What every viewer of this version
         # sees is rendered once for all the table's sockets in this process (from the public view
-        # only); this viewer's own parts (their seat, their moves) are spliced into it.
+        # only) when it has more than two; this viewer's own parts (their seat, their moves) are
+        # spliced into it.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
             said = announcement(before=self.said, after=view, error=error)
-            shared = regions.shared_regions(
-                table_id=self.table_id, doc=doc, version=version, seated=view["seated"]
-            )
-            html = regions.frame(shared=shared, view=view, error=error, announce=said)
+            if _sockets_here[self.table_id] >= SHARED_FROM:
+                shared = regions.shared_regions(
+                    table_id=self.table_id, doc=doc, version=version, seated=view["seated"]
+                )
+                html = regions.frame(shared=shared, view=view, error=error, announce=said)
+            else:  # the same text, for two sockets cheaper whole
+                html = regions.render_regions(view=view, error=error, announce=said)
         if error is None:
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)

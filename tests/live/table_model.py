@@ -54,7 +54,7 @@ from games.social.chat import ChatRefused, _flood_key, recent_messages, send_cha
 from games.tables.socket_limits import SERVER_FRAME_BYTES
 from games.tables.ui import chat as chat_ui
 from games.tables.ui.frames import within_limit
-from games.tables.ui.regions import frame, render_regions, render_shared, shared_regions
+from games.tables.ui.regions import frame, render_regions, shared_regions
 from tests.live.tablekit import make_player, make_table
 from tests.staff_roles import superuser
 
@@ -514,13 +514,10 @@ class TableMachine(RuleBasedStateMachine):
         state = self.state()
         doc = state.doc
         lines = self.db(lambda: recent_messages(table_id=self.table.pk, ignored=frozenset()))
-        # The part of every frame the sockets share is rendered from the public view: what a
-        # spectator's frame holds, the same for seated players but for the sit forms.
-        public = public_view(doc, version=state.version)
-        assert public.data == build_view(doc, user_id=None, version=state.version)
-        shared = {yes: render_shared(public=public, seated=yes, action_id="m") for yes in (False, True)}
-        for seated, part in shared.items():
-            assert hidden_cards_seen(part.spectators()) == [], (seated, hidden_cards_seen(part.spectators()))
+        # The part of every frame the sockets share is rendered from the public view: a spectator's.
+        assert public_view(doc, version=state.version).data == build_view(
+            doc, user_id=None, version=state.version
+        )
         for viewer in [*(u.pk for u in self.users), None]:
             view = build_view(doc, user_id=viewer, version=state.version)
             for seat in view["seats"]:
@@ -534,16 +531,17 @@ class TableMachine(RuleBasedStateMachine):
             # What a new socket of this viewer is sent: the table and the chat's last 50 lines, cut
             # as the consumer cuts them (games/tables/ui/frames.py); each part under the limit.
             table_html = render_regions(view=view, action_id="m")
-            # The socket's frame: the shared part with this viewer's own parts spliced in, the
-            # same text as the page's render for them (for a spectator, only the moves region and
-            # the seats' turn are theirs), and the process's remembered shared part is that one.
-            spliced = frame(shared=shared[view["seated"]], view=view, action_id="m")
+            # The socket's frame: the process's shared part of this version (rendered once for
+            # every socket, from the public view) with this viewer's own parts spliced in: the same
+            # text as the page's render for them; for a spectator, the shared part is all of it
+            # but the moves region. And the shared part shows no card a spectator may not see.
+            shared = shared_regions(
+                table_id=self.table.pk, doc=doc, version=state.version, seated=view["seated"]
+            )
+            assert hidden_cards_seen(shared.spectators()) == [], hidden_cards_seen(shared.spectators())
+            spliced = ACTION_IDS.sub("m-", frame(shared=shared, view=view, action_id="m"))
             diff = difflib.unified_diff(table_html.splitlines(), spliced.splitlines(), lineterm="")
             assert spliced == table_html, f"viewer {viewer}: the spliced frame differs:\n" + "\n".join(diff)
-            at = {"table_id": self.table.pk, "doc": doc, "version": state.version, "seated": view["seated"]}
-            kept = shared_regions(**at)
-            assert kept is shared_regions(**at)
-            assert ACTION_IDS.sub("m-", kept.spectators()) == shared[view["seated"]].spectators()
             # The drill's check of a frame, on every frame the model renders (the svara banner too).
             assert hidden_cards_seen(table_html) == [], (viewer, hidden_cards_seen(table_html))
             whole = table_html + chat_ui.all_lines_frame(lines, reader_id=viewer)

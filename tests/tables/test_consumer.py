@@ -244,3 +244,18 @@ async def test_a_socket_behind_its_table_catches_up_in_one_frame_and_skips_the_r
     caught_up = announced.announcement(Versioned(version=current.version + 1, doc=newer, deadline=None))
     await layer.group_send(service.group_name(table.pk), caught_up)
     assert await a.comm.receive_nothing(timeout=0.5)  # already shown
+
+
+async def test_with_someone_watching_the_table_s_frames_share_one_render_of_each_version():
+    from games.tables.ui import regions
+
+    table, ann, bob, a, b = await two_seated()
+    regions.forget_shared()
+    eve = await sync_to_async(make_player)("eve")
+    watching = await connect(eve, table.pk)  # a third socket of the table in this process
+    _, hidden = await start(table, a, b)
+    await watching.until(lambda f: "Hand 1" in f)
+    assert table.pk in regions._SHARED  # the frames came from the shared part
+    assert_hidden(watching.last, hidden=hidden, viewer="eve")
+    assert_hidden(a.last, hidden=hidden, viewer="ann")
+    assert {label(c) for c in hidden["ann"]} <= labels_in(a.last)  # ann's own cards spliced in

@@ -57,19 +57,15 @@ _CLOSE: Final = Markup(_MARK + "/" + _MARK)
 _SLOT: Final = re.compile(
     re.escape(_MARK) + "([^\x00/]*)" + re.escape(_MARK) + "(.*?)" + re.escape(_CLOSE), re.S
 )
-_NOTHING: Final = Markup("")
-
-
-def _open(name: str) -> Markup:
-    return Markup(_OPEN.format(name))
-
-
-def _close() -> Markup:
-    return _CLOSE
-
-
-def _no_mark(name: str = "") -> Markup:
-    return _NOTHING
+_SLOT_NAMES: Final = ("announce", "notice", "me", "turn", "won", "actions")
+MOST_SEATS: Final = 10  # more than any table has (2-6)
+# The template writes a slot as ``{{ o.NAME }}...{{ c }}`` (a seat's ``o.seat[position]``): plain
+# values, as a call through the template's context cost more than a line of markup.
+_MARKS: Final = {
+    **{name: Markup(_OPEN.format(name)) for name in _SLOT_NAMES},
+    "seat": [Markup(_OPEN.format(f"seat{i}")) for i in range(MOST_SEATS)],
+}
+_NO_MARKS: Final = {**{name: Markup("") for name in _SLOT_NAMES}, "seat": [Markup("")] * MOST_SEATS}
 
 
 def render_regions(
@@ -221,8 +217,8 @@ def _render(
         short = top_up(chips=my_seat["chips"], stake=stake)
     context: dict[str, Any] = {
         "part": part,
-        "open": _open if marks else _no_mark,
-        "close": _close if marks else _no_mark,
+        "o": _MARKS if marks else _NO_MARKS,
+        "c": _CLOSE if marks else _NO_MARKS["announce"],
         "v": view,
         "seated": seated,
         "error": error,

@@ -17,9 +17,7 @@ from games.tables.ui import jinja2 as ui_jinja2
 from games.tables.ui.cards import card_html
 from games.tables.ui.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
 from games.tables.ui.log import worded_log, worded_notice
-from games.tables.ui.regions import MOVE_KEYS
-from games.tables.ui.regions import _close as slot_close
-from games.tables.ui.regions import _open as slot_open
+from games.tables.ui.regions import _CLOSE, _MARKS, MOVE_KEYS
 
 
 def render(source: str, language: str = "en", **context: object) -> str:
@@ -124,7 +122,7 @@ def test_regions_with_fixed_words_render_exactly_as_with_words_looked_up_each_ti
                 context |= {"user_is_authenticated": True, "buy_in": {"min": 200, "max": 1000}}
                 # Each part the template renders (regions.py): the page, and the shared and
                 # personal parts with their slots marked.
-                context |= {"seated": view["seated"], "open": slot_open, "close": slot_close}
+                context |= {"seated": view["seated"], "o": _MARKS, "c": _CLOSE}
                 for part in ("page", "shared", "personal"):
                     assert fixed.render(context | {"part": part}) == plain.render(context | {"part": part})
 
@@ -194,7 +192,7 @@ def test_compiling_for_a_language_leaves_the_shared_underscore_alone():
     assert engines["jinja2"].env.globals["_"] is ui_jinja2._gettext
 
 
-EMPTY = {"v": {"seats": [], "table": {}, "log": []}, "part": "page", "open": slot_open, "close": slot_close}
+EMPTY = {"v": {"seats": [], "table": {}, "log": []}, "part": "page", "o": _MARKS, "c": _CLOSE}
 
 
 def test_each_language_has_its_own_compiled_template():
