@@ -8,9 +8,8 @@ times each stage in CPU time of this process:
 
 - command: ``service.table_act`` (the compare-and-set in Redis, the engine, the announcement);
 - views: ``build_view`` for both players (each socket builds its own viewer's: data, no words);
-- render: both players' frames as their sockets make them: the part every viewer shares rendered
-  once (``shared_regions``, from the public view: the log's words and the cards included), and each
-  player's own parts spliced in (``frame``);
+- render: ``render_regions`` of both views (each socket renders its own frame, the log's words and
+  the cards included);
 - hand: what each hand adds between moves, per move: marking it settled and dealing the next
   (the documents, the writes and their announcements; not the database, which the worker does).
 
@@ -76,7 +75,7 @@ def _new_doc(table_id: int) -> dict[str, Any]:
         "turn_seconds": 30,
         "status": "open",
         "private": False,
-        "practice": False,
+        "kind": "cash",
     }
     doc = new_table_doc(table=settings, seats=seats)
     doc["epoch"] = secrets.token_hex(4)
@@ -131,7 +130,7 @@ async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[i
     from games.live.store import get_state_store
     from games.live.transitions import end_svara_pause
     from games.live.views import build_view
-    from games.tables.ui.regions import frame, shared_regions
+    from games.tables.ui.regions import render_regions
 
     store = get_state_store()
     clock = Clock()
@@ -151,10 +150,7 @@ async def _window(tables: list[int], *, moves: int, raise_to: int, hands: dict[i
                 clock.stop()
                 clock.start("render")
                 for view in views:
-                    shared = shared_regions(
-                        table_id=table_id, doc=state.doc, version=state.version, seated=view["seated"]
-                    )
-                    frame(shared=shared, view=view)
+                    render_regions(view=view)
                 clock.stop()
             actor = next((view for view in views if view["actions"]), None)
             if actor is None:  # a svara's pause: its timer deals the replay, as here
