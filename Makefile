@@ -39,7 +39,8 @@ messages: install
 
 run: migrate messages
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)"
-	$(LOCAL) $(BIN)/daphne -b 127.0.0.1 -p $(PORT) --websocket-max-message-size $(WS_MAX_MESSAGE) \
+	$(LOCAL) $(BIN)/daphne -e tcp:port=$(PORT):interface=127.0.0.1:backlog=1024 --websocket_connect_timeout 30 \
+		--websocket-max-message-size $(WS_MAX_MESSAGE) \
 		--access-log /dev/null svara_site.asgi:application
 
 test: install-dev messages

@@ -102,9 +102,13 @@ def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.Co
 
 
 def django_call(env: dict[str, str], command: str, **kwargs: Any) -> Any:
-    """Run one of this module's commands in a subprocess against ``env``'s database; its JSON result."""
+    """Run one of this module's commands in a subprocess against ``env``'s database; its JSON result.
+
+    The arguments go in on standard input, not on the command line: one argument is limited to
+    128 KiB on Linux, and 1,600 tables' players failed with "Argument list too long"."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.harness", command, json.dumps(kwargs)],
+        [sys.executable, "-m", "bench.harness", command, "-"],
+        input=json.dumps(kwargs),
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -285,7 +289,9 @@ def main(argv: list[str]) -> None:
     import django
 
     django.setup()
-    command, kwargs = argv[0], json.loads(argv[1]) if len(argv) > 1 else {}
+    # ``-``: the arguments' JSON on standard input (``django_call``); else on the command line.
+    text = (sys.stdin.read() if argv[1] == "-" else argv[1]) if len(argv) > 1 else "{}"
+    command, kwargs = argv[0], json.loads(text)
     print(json.dumps(COMMANDS[command](**kwargs)))
 
 

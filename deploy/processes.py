@@ -26,6 +26,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 LISTENING_RE = re.compile(r"Listening on TCP address [0-9.]+:(\d+)")
+# How Daphne listens (issue 38): with its defaults, Twisted's listen backlog of 50 and a 5 s
+# handshake, only 56-102 of 800 sockets connecting at once got in on a busy machine (the rest
+# overflowed the backlog, whose retries come seconds later, or timed out mid-handshake while the
+# process was rendering). The kernel caps the backlog at net.core.somaxconn (4096 here). The
+# Makefile's run target and the systemd unit say the same (tests/deploy/test_daphne_listen.py).
+LISTEN_BACKLOG = 1024
+HANDSHAKE_SECONDS = 30
+
+
+def listen_options(port: int | str) -> list[str]:
+    """Daphne's options to listen on 127.0.0.1:``port`` with the room's backlog and handshake time."""
+    return [
+        "-e",
+        f"tcp:port={port}:interface=127.0.0.1:backlog={LISTEN_BACKLOG}",
+        "--websocket_connect_timeout",
+        str(HANDSHAKE_SECONDS),
+    ]
 
 
 def wait_until(predicate: Callable[[], Any], *, timeout: float, what: str, interval: float = 0.05) -> Any:
@@ -109,7 +126,7 @@ class Daphne(Process):
     ) -> Daphne:
         """``options``: more of daphne's (the production shape: ``--access-log /dev/null``);
         ``port`` 0: a free one."""
-        command = [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), *options, app]
+        command = [str(BIN / "daphne"), *listen_options(port), *options, app]
         proc = _spawn(command, env=env, log=log)
         try:
             port = wait_until(lambda: cls._listening(proc, log), timeout=30, what=f"daphne ({log})")

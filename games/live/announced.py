@@ -72,6 +72,14 @@ def announced_doc(table_id: int, event: dict[str, Any]) -> dict[str, Any] | None
     return doc
 
 
+def newest(table_id: int) -> tuple[str | None, int, dict[str, Any]] | None:
+    """The newest state of the table this process announced or decoded: (epoch, version, doc).
+    A socket that fell behind its table's announcements (a busy process) takes it instead of the
+    older one it is handed, and skips the rest: one frame with the whole table at the newest
+    version instead of one per version in between, and none lost."""
+    return _latest.get(table_id)
+
+
 def _observe(table_id: int, event: dict[str, Any], doc: dict[str, Any]) -> None:
     incarnation = event.get("incarnation")
     if not incarnation:

@@ -18,6 +18,10 @@ REFUSED: Final = Counter(
     "socket messages refused: unreadable or refused commands, or a socket closed for flooding",
     ["reason"],
 )
+COLLAPSED: Final = Counter(
+    "svara_updates_collapsed",
+    "table updates a socket behind its table skipped for the newest version (a frame is the whole table)",
+)
 LATENESS: Final = Histogram(
     "svara_deadline_lateness_seconds",
     "how late a table's deadline (turn, deal, settlement) fired, by this process's clock",

@@ -9,7 +9,7 @@ table's regions word and draw them in the viewer's language (games/tables/ui/).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, final
 
 from django.utils.translation import gettext as _
 
@@ -130,6 +130,31 @@ def build_view(doc: Doc, *, user_id: int | None, version: int) -> dict[str, Any]
         if pause is None and legal is not None and my_index is not None and legal.seat == my_index:
             view["actions"] = _actions(hand, legal)
     return view
+
+
+_MADE_HERE: Final = object()  # only ``public_view`` makes a PublicView
+
+
+@final
+class PublicView:
+    """What every viewer of a table may see: the view of someone with no seat at it (a
+    spectator's), whose only cards are those shown to everyone (a showdown, a svara's tied hands).
+
+    The part of a frame that the sockets of a table share (games/tables/ui/regions.py) is rendered
+    from this type only, and it is made only by ``public_view``: a viewer's own view, which may
+    hold their cards, cannot be passed in its place (mypy, and a check at the render)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict[str, Any], *, made_by: object) -> None:
+        if made_by is not _MADE_HERE:
+            raise TypeError("a PublicView is made by public_view() only")
+        self.data = data
+
+
+def public_view(doc: Doc, *, version: int) -> PublicView:
+    """The table as a spectator sees it: the engine's view for no seat, no own cards."""
+    return PublicView(build_view(doc, user_id=None, version=version), made_by=_MADE_HERE)
 
 
 def _played_by(last: LastHand, pos: int, user_id: int) -> bool:

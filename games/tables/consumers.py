@@ -12,10 +12,11 @@ renders every fragment inside ``translation.override`` of it.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
-from typing import Any
+from typing import Any, Final
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
@@ -35,9 +36,9 @@ from games.tables.access import may_view_table
 from games.tables.dispatch import DirectDispatch
 from games.tables.sockets import language_from_scope
 from games.tables.ui import chat as chat_ui
+from games.tables.ui import regions
 from games.tables.ui.announce import announcement
 from games.tables.ui.frames import within_limit
-from games.tables.ui.regions import render_regions
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,12 @@ class PingConsumer(DirectDispatch, AsyncJsonWebsocketConsumer):
         await self.send_json({"pong": True, "user": name})
 
 
+# The table sockets open in this process, by table: a frame's shared part is rendered once for
+# all of them when there are more than two (measured: with two players and no one watching, the
+# shared part and two players' own parts, their seats and moves, cost more than two whole frames).
+_sockets_here: collections.Counter[int] = collections.Counter()
+SHARED_FROM: Final = 3
+
 # Every table command still running in this process, whichever socket sent it.
 _in_flight: set[asyncio.Task] = set()
 
@@ -94,6 +101,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """One socket for one viewer (player or spectator) of one table."""
 
     shown: tuple[str | None, int] | None = None  # (epoch, version) of the last state sent
+    counted = False  # counted in _sockets_here
     closed = False  # the socket is gone (or being closed): nothing more is run or sent for it
     said: dict[str, Any] | None = None  # the view last sent, which the next frame's announcement follows
     # The players whose chat this socket's reader ignores: read at connect, again on a change.
@@ -151,6 +159,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(ejection.user_group(self.user.pk), self.channel_name)
         await self.accept()
+        self.counted = True
+        _sockets_here[self.table_id] += 1
         await presence.socket_opened(
             socket_id=self.channel_name, user_id=self.user.pk, table_id=self.table_id
         )
@@ -170,6 +180,11 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.closed = True
         if self.care_wake is not None:
             self.care_wake.cancel()
+        if self.counted:
+            self.counted = False
+            _sockets_here[self.table_id] -= 1
+            if _sockets_here[self.table_id] <= 0:
+                del _sockets_here[self.table_id]
         await presence.socket_closed(socket_id=self.channel_name)
         await socket_counts.release(socket_id=self.channel_name)
         if hasattr(self, "group"):
@@ -371,9 +386,17 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send_table()
             return
         stamp = (doc.get("epoch"), event["version"])
+        # A socket behind its table (the process was busy, and announcements queued up for it)
+        # catches up in one frame: the whole table at the newest version this process has, and
+        # the announcements still queued for it are then skipped below (none is lost: each frame
+        # is the whole table). Its queue holds at most the versions made while it rendered one.
+        newest = announced.newest(self.table_id)
+        if newest is not None and newest[0] == stamp[0] and newest[1] > stamp[1]:
+            stamp, doc = (newest[0], newest[1]), newest[2]
+            metrics.COLLAPSED.inc()
         if self.shown is not None and stamp[0] == self.shown[0] and stamp[1] <= self.shown[1]:
             return
-        await self._send_view(doc=doc, version=event["version"])
+        await self._send_view(doc=doc, version=stamp[1])
 
     async def send_table(self, *, error: str | None = None, extra: str = "") -> None:
         state = await service.load_table_state(self.table_id)
@@ -382,12 +405,21 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def _send_view(
         self, *, doc: dict[str, Any], version: int, error: str | None = None, extra: str = ""
     ) -> None:
-        # Also reached from the group hint (another player's move): words the log for this viewer.
+        # Also reached from the group hint (another player's move). What every viewer of this version
+        # sees is rendered once for all the table's sockets in this process (from the public view
+        # only) when it has more than two; this viewer's own parts (their seat, their moves) are
+        # spliced into it.
         with translation.override(self.language):
             view = build_view(doc, user_id=self.user.pk, version=version)
             said = announcement(before=self.said, after=view, error=error)
             care_said, care_html = await self._care_frame(view)
-            html = render_regions(view=view, error=error, announce=said + care_said)
+            if _sockets_here[self.table_id] >= SHARED_FROM:
+                shared = regions.shared_regions(
+                    table_id=self.table_id, doc=doc, version=version, seated=view["seated"]
+                )
+                html = regions.frame(shared=shared, view=view, error=error, announce=said + care_said)
+            else:  # the same text, for two sockets cheaper whole
+                html = regions.render_regions(view=view, error=error, announce=said + care_said)
         if error is None:
             # An error frame stands in for the notice: the same version's plain frame still comes.
             self.shown = (doc.get("epoch"), version)

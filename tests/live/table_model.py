@@ -22,9 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import difflib
 import itertools
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -47,13 +49,13 @@ from games.live import process, runtime, service, staff, testing
 from games.live.clock import TurnClock
 from games.live.entries import LINES
 from games.live.store import get_state_store
-from games.live.views import build_view
+from games.live.views import build_view, public_view
 from games.models import PlayedHand, Seat, SeedSeries
 from games.social.chat import ChatRefused, _flood_key, recent_messages, send_chat
 from games.tables.socket_limits import SERVER_FRAME_BYTES
 from games.tables.ui import chat as chat_ui
 from games.tables.ui.frames import within_limit
-from games.tables.ui.regions import render_regions
+from games.tables.ui.regions import frame, render_regions, shared_regions
 from tests.live.tablekit import make_player, make_table
 from tests.staff_roles import superuser
 
@@ -66,6 +68,8 @@ PLAYERS = 4
 ALL_CARDS = [f"{rank}{suit}" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A") for suit in "CDHS"]
 MOVE_VERBS = ["dark", "decline", "fold", "pass", "call", "raise", "join", "skip", "timeout", "x"]
 SIGNUP = 1_000
+# The sit forms' action ids, random per render: the only text a render of the same view changes.
+ACTION_IDS = re.compile(r"(?<=name=\"action_id\" value=\")[0-9a-f]+-")
 # What Daphne is given (Makefile WS_MAX_MESSAGE, the deploy kit): no frame may exceed it.
 FRAME_LIMIT = SERVER_FRAME_BYTES
 _names = itertools.count(1)
@@ -527,6 +531,10 @@ class TableMachine(RuleBasedStateMachine):
         state = self.state()
         doc = state.doc
         lines = self.db(lambda: recent_messages(table_id=self.table.pk, ignored=frozenset()))
+        # The part of every frame the sockets share is rendered from the public view: a spectator's.
+        assert public_view(doc, version=state.version).data == build_view(
+            doc, user_id=None, version=state.version
+        )
         for viewer in [*(u.pk for u in self.users), None]:
             view = build_view(doc, user_id=viewer, version=state.version)
             for seat in view["seats"]:
@@ -539,7 +547,18 @@ class TableMachine(RuleBasedStateMachine):
                 )
             # What a new socket of this viewer is sent: the table and the chat's last 50 lines, cut
             # as the consumer cuts them (games/tables/ui/frames.py); each part under the limit.
-            table_html = render_regions(view=view)
+            table_html = render_regions(view=view, action_id="m")
+            # The socket's frame: the process's shared part of this version (rendered once for
+            # every socket, from the public view) with this viewer's own parts spliced in: the same
+            # text as the page's render for them; for a spectator, the shared part is all of it
+            # but the moves region. And the shared part shows no card a spectator may not see.
+            shared = shared_regions(
+                table_id=self.table.pk, doc=doc, version=state.version, seated=view["seated"]
+            )
+            assert hidden_cards_seen(shared.spectators()) == [], hidden_cards_seen(shared.spectators())
+            spliced = ACTION_IDS.sub("m-", frame(shared=shared, view=view, action_id="m"))
+            diff = difflib.unified_diff(table_html.splitlines(), spliced.splitlines(), lineterm="")
+            assert spliced == table_html, f"viewer {viewer}: the spliced frame differs:\n" + "\n".join(diff)
             # The drill's check of a frame, on every frame the model renders (the svara banner too).
             assert hidden_cards_seen(table_html) == [], (viewer, hidden_cards_seen(table_html))
             whole = table_html + chat_ui.all_lines_frame(lines, reader_id=viewer)

@@ -96,7 +96,7 @@ def test_the_units_start_what_the_room_has() -> None:
     web = (KIT / "systemd" / "svara-web@.service").read_text()
     worker = (KIT / "systemd" / "svara-worker.service").read_text()
     assert (
-        "-p %i" in web
+        "tcp:port=%i:interface=127.0.0.1" in web
         and "svara_site.asgi:application" in web
         and "EnvironmentFile=/etc/svara/svara.env" in web
     )

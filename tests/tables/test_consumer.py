@@ -208,3 +208,54 @@ async def test_private_tables_refuse_sockets_from_strangers_but_not_the_invited(
     connected, _ = await comm.connect()
     assert connected
     await comm.disconnect()
+
+
+async def test_a_socket_behind_its_table_catches_up_in_one_frame_and_skips_the_rest():
+    """A busy process: announcements queue up for a socket while it renders. The first it takes
+    shows the newest state this process has (the whole table at that version), and the ones
+    still queued for older versions send nothing more; no version is lost, none sent twice."""
+    from channels.layers import get_channel_layer
+
+    from games.live import announced
+    from games.live.document import copy_doc
+    from games.live.store import Versioned
+
+    table, ann, bob, a, b = await two_seated()
+    await start(table, a, b)
+    await a.drain()
+    current = await service.load_table_state(table.pk)
+    assert a.version == (current.version, current.doc["epoch"])
+    newer = copy_doc(current.doc)
+    newer["notice"] = "the newest state"
+    announced.remember(table.pk, Versioned(version=current.version + 1, doc=newer, deadline=None))
+    layer = get_channel_layer()
+    stale = {
+        "type": "table.version",
+        "version": current.version,
+        "epoch": current.doc["epoch"],
+        "doc": current.doc,
+    }
+    await layer.group_send(service.group_name(table.pk), stale)  # queued before the newer one
+
+    frame = await a.receive()
+
+    assert a.version == (current.version + 1, current.doc["epoch"])
+    assert "the newest state" in frame
+    caught_up = announced.announcement(Versioned(version=current.version + 1, doc=newer, deadline=None))
+    await layer.group_send(service.group_name(table.pk), caught_up)
+    assert await a.comm.receive_nothing(timeout=0.5)  # already shown
+
+
+async def test_with_someone_watching_the_table_s_frames_share_one_render_of_each_version():
+    from games.tables.ui import regions
+
+    table, ann, bob, a, b = await two_seated()
+    regions.forget_shared()
+    eve = await sync_to_async(make_player)("eve")
+    watching = await connect(eve, table.pk)  # a third socket of the table in this process
+    _, hidden = await start(table, a, b)
+    await watching.until(lambda f: "Hand 1" in f)
+    assert table.pk in regions._SHARED  # the frames came from the shared part
+    assert_hidden(watching.last, hidden=hidden, viewer="eve")
+    assert_hidden(a.last, hidden=hidden, viewer="ann")
+    assert {label(c) for c in hidden["ann"]} <= labels_in(a.last)  # ann's own cards spliced in

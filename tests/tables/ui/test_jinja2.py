@@ -17,7 +17,7 @@ from games.tables.ui import jinja2 as ui_jinja2
 from games.tables.ui.cards import card_html
 from games.tables.ui.jinja2 import FixedBlocks, FixedWords, Words, fixed_template, render_in_language
 from games.tables.ui.log import worded_log, worded_notice
-from games.tables.ui.regions import MOVE_KEYS
+from games.tables.ui.regions import _CLOSE, _MARKS, MOVE_KEYS
 
 
 def render(source: str, language: str = "en", **context: object) -> str:
@@ -120,7 +120,11 @@ def test_regions_with_fixed_words_render_exactly_as_with_words_looked_up_each_ti
                     "server_now": 0,
                 }
                 context |= {"user_is_authenticated": True, "buy_in": {"min": 200, "max": 1000}}
-                assert fixed.render(context) == plain.render(context)
+                # Each part the template renders (regions.py): the page, and the shared and
+                # personal parts with their slots marked.
+                context |= {"seated": view["seated"], "o": _MARKS, "c": _CLOSE}
+                for part in ("page", "shared", "personal"):
+                    assert fixed.render(context | {"part": part}) == plain.render(context | {"part": part})
 
 
 def test_fixed_words_are_translated_once_and_escaped_like_any_value():
@@ -188,13 +192,16 @@ def test_compiling_for_a_language_leaves_the_shared_underscore_alone():
     assert engines["jinja2"].env.globals["_"] is ui_jinja2._gettext
 
 
+EMPTY = {"v": {"seats": [], "table": {}, "log": []}, "part": "page", "o": _MARKS, "c": _CLOSE}
+
+
 def test_each_language_has_its_own_compiled_template():
     with translation.override("bg"), render_in_language():
         bulgarian = fixed_template(REGIONS)
-        assert 'aria-label="Места"' in bulgarian.render({"v": {"seats": [], "table": {}, "log": []}})
+        assert 'aria-label="Места"' in bulgarian.render(EMPTY)
     with translation.override("en"), render_in_language():
         english = fixed_template(REGIONS)
-        assert 'aria-label="Seats"' in english.render({"v": {"seats": [], "table": {}, "log": []}})
+        assert 'aria-label="Seats"' in english.render(EMPTY)
     assert bulgarian is not english
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.utils import translation
 
+from bench.frames import face_up
 from games.live import transitions as t
 from games.live.document import Doc, hand_of, new_table_doc, seat_entry
-from games.live.views import build_view
-from games.tables.ui.regions import render_regions
+from games.live.views import PublicView, build_view, public_view
+from games.tables.ui.regions import forget_shared, frame, render_regions, render_shared, shared_regions
 
 
 def _high_stakes_doc() -> Doc:
@@ -113,3 +115,48 @@ def test_the_fairness_details_are_in_a_drawer_and_the_log_line_has_no_seed_hash(
     assert "Hand 1 begins" in log and "Seed hash" not in log and doc["hand"]["seed_hash"][:16] not in log
     # The hand's hash is still one click away, in the fair-deck badge.
     assert re.search(r'<details class="fair-badge">.*?' + doc["hand"]["seed_hash"], html, re.S)
+
+
+# ---------------------------------------------------------------- rendered once, not once per socket
+
+
+def test_the_shared_part_is_rendered_from_the_public_view_only() -> None:
+    doc = _high_stakes_doc()
+    to_act = doc["hand"]["players"][hand_of(doc).to_act]
+    own = build_view(doc, user_id=to_act, version=3)
+    assert any(seat["cards"] for seat in own["seats"])  # this view holds the player's own cards
+    with pytest.raises(TypeError):
+        render_shared(public=own, seated=True)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        PublicView(own, made_by=object())
+    public = public_view(doc, version=3)
+    assert not any(seat.get("cards") for seat in public.data["seats"])
+    shared = render_shared(public=public, seated=True)
+    assert 'class="card back"' in shared.spectators()  # the hands dealt, face down
+    assert face_up(shared.spectators()) == []
+
+
+def test_each_viewer_s_frame_is_the_shared_part_with_their_own_parts_spliced_in() -> None:
+    doc = _high_stakes_doc()
+    for language in ("en", "bg"):
+        with translation.override(language):
+            for user_id in (*doc["hand"]["players"], 99, None):
+                view = build_view(doc, user_id=user_id, version=3)
+                public = public_view(doc, version=3)
+                shared = render_shared(public=public, seated=view["seated"], action_id="a")
+                spliced = frame(shared=shared, view=view, announce=["ann bets"], error="no", action_id="a")
+                page = render_regions(view=view, announce=["ann bets"], error="no", action_id="a")
+                assert spliced == page
+                assert len(face_up(spliced)) == (3 if view["seated"] else 0)  # own cards only
+
+
+def test_the_sockets_of_a_table_share_one_render_of_a_version_per_language() -> None:
+    forget_shared()
+    doc = _high_stakes_doc()
+    with translation.override("en"):
+        first = shared_regions(table_id=7, doc=doc, version=3, seated=True)
+        assert shared_regions(table_id=7, doc=doc, version=3, seated=True) is first
+        assert shared_regions(table_id=7, doc=doc, version=3, seated=False) is not first  # sit forms
+        assert shared_regions(table_id=7, doc=doc, version=4, seated=True) is not first
+    with translation.override("bg"):
+        assert shared_regions(table_id=7, doc=doc, version=4, seated=True).texts != first.texts
