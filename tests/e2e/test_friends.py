@@ -41,6 +41,13 @@ def test_friends_find_each_other_and_one_invites_the_other(site_server: LiveServ
     for person in (ann, bob):
         sign_up(person, url)
 
+    # ---- ann wears a face (issue 35's avatars), which bob will see at her seat.
+    ann.page.goto(url + "/profile/#face")
+    ann.page.locator(".face-choice", has_text="owl").click()
+    ann.page.locator("#save-face").click()
+    expect(ann.page.locator(".face-choice:has(input[value=owl]) input")).to_be_checked()
+    ann.page.goto(url + "/lobby/")
+
     # ---- ann asks bob, by name, from the friends page (linked from the header).
     ann.page.get_by_role("link", name="Friends").click()
     expect(ann.page).to_have_url(url + "/friends/")
@@ -103,6 +110,8 @@ def test_friends_find_each_other_and_one_invites_the_other(site_server: LiveServ
     invitation.get_by_role("link", name="Go to the table").click()
     expect(bob.page).to_have_url(table_url)
     expect(bob.page.locator("#table-connection")).to_have_text("connected")
+    # In bob's browser, ann's seat wears the face she chose in hers.
+    expect(bob.page.locator("#table-seats .seat img.face")).to_have_attribute("src", re.compile(r"faces/owl"))
     # Followed: the invitation is put away.
     bob.page.goto(url + "/friends/")
     bob.page.wait_for_timeout(1500)
