@@ -4,6 +4,7 @@ tournaments are open."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from django.conf import settings
@@ -32,12 +33,19 @@ def site(request: HttpRequest) -> dict[str, object]:
 def _responsible_play(user: object) -> dict[str, object]:
     """The play-time warning (5 minutes and 1 minute before the daily limit), and whether to show
     the room's invitations to play (a self-excluded player sees none; a callable, so asked only on
-    the pages that show them). One query a page, two more for a player with a play-time limit."""
+    the pages that show them). One query a page that shows the warning, two more for a player with a
+    play-time limit."""
     if user is None or not getattr(user, "is_authenticated", False):
         return {"may_be_notified": True}
     context: dict[str, object] = {"may_be_notified": lambda: may_be_notified(user=user)}
-    left = play_time_left(user_id=user.pk)  # type: ignore[attr-defined]
-    level = play_time_warning(left=left.left) if left is not None else None
-    if level is not None:
-        context["play_time_warning"] = play_time_warning_text(minutes=level)
+
+    # Asked only by the pages that show it (the site's pages, not the staff's: one query each),
+    # once a page however often the template reads it.
+    @functools.cache
+    def warning() -> str | None:
+        left = play_time_left(user_id=user.pk)  # type: ignore[attr-defined]
+        level = play_time_warning(left=left.left) if left is not None else None
+        return play_time_warning_text(minutes=level) if level is not None else None
+
+    context["play_time_warning"] = warning
     return context
