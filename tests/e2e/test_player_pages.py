@@ -80,7 +80,7 @@ def test_leaderboard_to_a_player_page_and_hiding_the_figures(
 
         ann.goto(site_server.url + "/profile/")
         ann.check("#stats-hidden-box")
-        ann.get_by_role("button", name=words["save"]).click()
+        ann.get_by_role("button", name=words["save"], exact=True).click()
         ann.wait_for_selector(".messages")
         bob.reload()
         assert bob.locator("#stats-hidden").is_visible() and bob.locator("#chips-chart").count() == 0

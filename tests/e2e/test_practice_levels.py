@@ -39,12 +39,12 @@ def test_the_practice_page_introduces_each_level_and_hard_plays_at_the_table(
             won = json.loads((RESULTS / f"best_response_{level}.json").read_text())["real"]["mean"]
             expect(item.locator(".practice-measured")).to_contain_text(f"wins {won:.1f} chips a hand")
         # The same page in Bulgarian: the characters have their Bulgarian names.
-        page.locator("form.rc-language button[value=bg]").click()
+        page.locator(".site-account form.rc-language button[value=bg]").click()
         expect(page.locator("main .practice-characters li[data-level=normal]")).to_contain_text(
             "Леля Стоянка"
         )
         expect(page.locator("main .practice-characters li[data-level=hard]")).to_contain_text("Измерено")
-        page.locator("form.rc-language button[value=en]").click()
+        page.locator(".site-account form.rc-language button[value=en]").click()
         expect(page.locator("main .practice-characters li[data-level=easy]")).to_contain_text("Uncle Pesho")
         # Choosing hard seats the player against it; it makes its moves at the table.
         page.locator("main form.practice-levels button[value=hard]").click()
