@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
 
     table = {"id": 7, "name": "oak", "stake": 10, "seat_count": 6, "dark_play": True, "turn_seconds": 30}
     doc = new_table_doc(
-        table=table | {"status": "open", "private": False, "practice": False},
+        table=table | {"status": "open", "private": False, "kind": "cash"},
         seats=[seat_entry(user_id=uid, name=name, chips=500) for uid, name in ((1, "ann"), (2, "bob"))]
         + [None] * 4,
     )
