@@ -57,7 +57,7 @@ def fit(page: Page) -> dict:
           const box = (e) => e.getBoundingClientRect();
           const cards = [...document.querySelectorAll("#table-seats .seat.me .card")].map(box);
           const moves = [...document.querySelectorAll("#table-actions .moves :is(button, input)")]
-            .filter((e) => e.type !== "hidden").map(box);
+            .filter((e) => e.type !== "hidden" && e.getClientRects().length > 0).map(box);
           return {
             height: innerHeight,
             width: document.documentElement.scrollWidth,
