@@ -32,13 +32,20 @@ def seat_buy_in(*, user: User, table_id: int, amount: int, idempotency_key: str)
     table_id = check_table_id(table_id)
     amount = check_amount(amount)
     idempotency_key = check_key(idempotency_key)
+    with transaction.atomic():
+        ensure_may_bring_chips(user=user, amount=amount, idempotency_key=idempotency_key)
+        return transfers.buy_in(user=user, table_id=table_id, amount=amount, idempotency_key=idempotency_key)
+
+
+def ensure_may_bring_chips(*, user: User, amount: int, idempotency_key: str) -> None:
+    """The room's rules for bringing chips from the wallet to play (a seat's buy-in, a sit-and-go's):
+    not banned, no break, within the loss limit. Call it inside the move's transaction: the loss
+    limit's rows stay locked until the move commits."""
     ensure_not_banned(user=user)
     ensure_may_play(user=user)
-    with transaction.atomic():
-        if not LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
-            # Not for a replay: the chips it moved already count against the limit.
-            ensure_within_loss_limit(user=user, amount=amount)
-        return transfers.buy_in(user=user, table_id=table_id, amount=amount, idempotency_key=idempotency_key)
+    if not LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
+        # Not for a replay: the chips it moved already count against the limit.
+        ensure_within_loss_limit(user=user, amount=amount)
 
 
 def wallet_adjust(

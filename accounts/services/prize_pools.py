@@ -15,8 +15,7 @@ from accounts.ledger.prize_pools import (
     tournament_refund,
 )
 from accounts.models import LedgerTransaction, User
-from accounts.services.bans import ensure_not_banned
-from accounts.services.responsible import ensure_may_play, ensure_within_loss_limit
+from accounts.services.ledger import ensure_may_bring_chips
 
 
 def tournament_buy_in(
@@ -27,12 +26,8 @@ def tournament_buy_in(
     tournament_id = check_tournament_id(tournament_id)
     amount = check_amount(amount, name="buy-in")
     idempotency_key = check_key(idempotency_key)
-    ensure_not_banned(user=user)
-    ensure_may_play(user=user)
     with transaction.atomic():
-        if not LedgerTransaction.objects.filter(idempotency_key=idempotency_key).exists():
-            # Not for a replay: the chips it moved already count against the limit.
-            ensure_within_loss_limit(user=user, amount=amount)
+        ensure_may_bring_chips(user=user, amount=amount, idempotency_key=idempotency_key)
         return prize_pools.pay_in(
             user=user, tournament_id=tournament_id, amount=amount, idempotency_key=idempotency_key
         )

@@ -16,6 +16,7 @@ from accounts.ledger.errors import LedgerError
 from accounts.services import may
 from accounts.staff_log.errors import StaffRefusal
 from accounts.staff_pages import staff_action_page
+from accounts.user_admin import ShownOnlyInline
 from games import staff_kinds
 from games.models import Entry, Tournament
 from games.tournaments.service import TournamentRefused, cancel
@@ -32,18 +33,12 @@ class CancelForm(StaffForm):
     )
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(ShownOnlyInline):
+    """Entries change only through registration and the tournament's service."""
+
     model = Entry
     fields = ("user", "registered_at", "unregistered_at", "seat", "place", "prize")
     readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(Tournament)

@@ -5,13 +5,10 @@ nothing, and races on PostgreSQL give one answer each and never move a chip twic
 from __future__ import annotations
 
 import itertools
-import threading
 from collections import Counter
-from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from accounts.ledger.errors import InsufficientFunds, LedgerError
@@ -30,6 +27,7 @@ from games.tournaments.service import (
     register,
     unregister,
 )
+from tests.accounts.test_concurrency import run_together
 
 _names = itertools.count(1)
 HEADS_UP = SitAndGo(seats=2, speed="turbo", buy_in=100)
@@ -169,28 +167,6 @@ def test_a_result_that_does_not_name_each_player_once_pays_nothing():
 
 
 # ---------------------------------------------------------------- races (PostgreSQL, real locks)
-
-
-def run_together(calls: list[Callable[[], object]]) -> list[object]:
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def worker(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = calls[i]()
-        except Exception as exc:  # collected and asserted on below
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not any(t.is_alive() for t in threads), "a thread hung (deadlock?)"
-    return results
 
 
 def answers(results: list[object]) -> Counter:
